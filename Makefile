@@ -1,0 +1,79 @@
+# flamekit — see README.md. `make` builds build/flamekit and its personality
+# links; `make check` runs the tests; `make check SANITIZE=1` under ASan+UBSan;
+# `make fuzz` builds the libFuzzer targets; V=1 shows full commands.
+
+VERSION     := 0.1.0
+PREFIX      ?= /usr/local
+BUILD       := build
+CC          ?= cc
+CLANG       ?= clang
+CFLAGS      ?= -O2 -g
+STRICT      := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -DFLAMEKIT_VERSION='"$(VERSION)"'
+LIBS        := -ldw -lelf -lz -lxxhash -liberty
+SANITIZE    ?=
+ifeq ($(SANITIZE),1)
+SANFLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+
+# Names the binary answers to when called through a link (see src/main.c).
+PERSONALITIES := stackcollapse-perf stackcollapse-perf.pl
+
+SRCS := $(wildcard src/*.c src/*/*.c)
+OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
+LIB_OBJS := $(filter-out $(BUILD)/obj/main.o $(BUILD)/obj/cli/%,$(OBJS))
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+.DELETE_ON_ERROR:
+.PHONY: all check fuzz install clean bench FORCE
+
+all: $(BUILD)/flamekit $(addprefix $(BUILD)/,$(PERSONALITIES))
+
+# Rebuild everything when the flags change (e.g. SANITIZE=1 and back).
+$(BUILD)/flags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CC) $(CFLAGS) $(STRICT) $(SANFLAGS) $(LIBS)' | cmp -s - $@ || \
+		echo '$(CC) $(CFLAGS) $(STRICT) $(SANFLAGS) $(LIBS)' > $@
+
+$(BUILD)/obj/%.o: src/%.c $(BUILD)/flags
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo '  CC      $<')
+	$(Q)$(CC) $(CFLAGS) $(STRICT) $(SANFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/flamekit: $(OBJS)
+	@$(if $(Q),echo '  LINK    $@')
+	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(OBJS) $(LIBS)
+
+$(addprefix $(BUILD)/,$(PERSONALITIES)): $(BUILD)/flamekit
+	$(Q)ln -sf flamekit $@
+
+check: all
+	$(Q)tests/run.sh $(BUILD)
+
+# libFuzzer targets: one per reader.
+FUZZ_TARGETS := perf folded
+FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
+fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(filter-out $(BUILD)/obj/main.o $(BUILD)/obj/cli/%,$(OBJS)) FORCE
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo '  FUZZ    $@')
+	$(Q)$(CLANG) $(FUZZFLAGS) $(STRICT) -o $@ $< $(filter-out src/main.c src/cli/%,$(SRCS)) $(LIBS)
+
+bench: all
+	bench/collapse.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/flamekit $(DESTDIR)$(PREFIX)/bin/flamekit
+	for p in $(PERSONALITIES); do ln -sf flamekit $(DESTDIR)$(PREFIX)/bin/$$p; done
+	install -m 644 doc/flamekit.1 $(DESTDIR)$(PREFIX)/share/man/man1/flamekit.1
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,247 @@
+/*
+ * flamekit collapse FORMAT [OPTIONS] [FILE...]  — profiler output to folded
+ * stacks; and the stackcollapse-perf personality, which is the same work
+ * with the Perl tool's option syntax and its silent ways with bad lines.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/error.h"
+#include "../lib/input.h"
+#include "../lib/output.h"
+#include "../profile/profile.h"
+#include "../readers/perf.h"
+#include "../readers/reader.h"
+#include "../writers/folded.h"
+#include "cli.h"
+
+struct collapse_options {
+	const struct reader *reader;
+	const char *output;             /* -o FILE, NULL = stdout */
+	bool perl_mode;
+	struct perf_read_options perf;
+	bool used_perf_option;          /* to reject perf options on other formats */
+	char **files;
+	int file_count;
+};
+
+enum {
+	OPT_PID = 1000, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_INLINE,
+	OPT_CONTEXT, OPT_SRCLINE, OPT_EVENT_FILTER, OPT_HELP,
+};
+
+/* The options of stackcollapse-perf.pl: one table for both ways in. */
+static const struct option perf_long_options[] = {
+	{ "pid", no_argument, NULL, OPT_PID },
+	{ "tid", no_argument, NULL, OPT_TID },
+	{ "kernel", no_argument, NULL, OPT_KERNEL },
+	{ "jit", no_argument, NULL, OPT_JIT },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "addrs", no_argument, NULL, OPT_ADDRS },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "context", no_argument, NULL, OPT_CONTEXT },
+	{ "srcline", no_argument, NULL, OPT_SRCLINE },
+	{ "event-filter", required_argument, NULL, OPT_EVENT_FILTER },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "output", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char perf_options_help[] =
+	"  --pid               name processes comm-PID\n"
+	"  --tid               name processes comm-PID/TID\n"
+	"  --kernel            mark kernel frames with _[k]\n"
+	"  --jit               mark JIT frames (/tmp/perf-PID.map) with _[j]\n"
+	"  --all               --kernel and --jit\n"
+	"  --addrs             show the address of frames without a symbol\n"
+	"  --inline            expand inlined functions from the binaries' DWARF\n"
+	"  --context           with --inline, add file:line to each function\n"
+	"  --srcline           the input is `perf script -F+srcline`: add file:line\n"
+	"  --event-filter=EV   collapse samples of event EV (default: the first seen)\n";
+
+static void collapse_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: flamekit collapse FORMAT [OPTIONS] [FILE...]\n\n"
+		"Reads profiler output (FILEs, or standard input if none or \"-\"; gzip\n"
+		"is recognised by its content) and prints folded stacks: one line\n"
+		"\"comm;root;...;leaf COUNT\" per distinct stack, sorted.\n\n"
+		"formats:\n");
+	for (const struct reader *r = readers; r->name; r++)
+		fprintf(out, "  %-19s %s\n", r->name, r->summary);
+	fprintf(out,
+		"\noptions:\n"
+		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
+		"  -h, --help          show this help\n\n"
+		"perf options (same as stackcollapse-perf.pl):\n%s\n"
+		"Lines that cannot be parsed are reported with their file and line; the\n"
+		"exit status is 2 when no stack could be read at all.\n\n"
+		"examples:\n"
+		"  perf record -F 99 -a -g -- sleep 10 && perf script > out.perf\n"
+		"  flamekit collapse perf out.perf > out.folded\n"
+		"  perf script | flamekit collapse perf --all -o out.folded\n"
+		"  flamekit collapse perf --pid capture.txt.gz | grep mysqld\n"
+		"  flamekit collapse folded monday.folded tuesday.folded > both.folded\n",
+		perf_options_help);
+}
+
+static void stackcollapse_perf_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: stackcollapse-perf [OPTIONS] [FILE...] > out.folded\n\n"
+		"flamekit's drop-in for stackcollapse-perf.pl: reads `perf script` output\n"
+		"and prints the same folded stacks, byte for byte.\n\n"
+		"options:\n%s\n"
+		"--pid and --tid need PID and TID in the input, e.g.\n"
+		"  perf script -F comm,pid,tid,cpu,time,event,ip,sym,dso,trace\n"
+		"See also: flamekit collapse perf --help\n",
+		perf_options_help);
+}
+
+/* Returns 0, 1 for --help (printed), or -1 after an error message. */
+static int parse_perf_option(struct collapse_options *o, int opt)
+{
+	struct perf_read_options *p = &o->perf;
+	o->used_perf_option = true;
+	switch (opt) {
+	case OPT_PID: p->include_pid = true; break;
+	case OPT_TID: p->include_tid = true; break;
+	case OPT_KERNEL: p->annotate_kernel = true; break;
+	case OPT_JIT: p->annotate_jit = true; break;
+	case OPT_ALL: p->annotate_kernel = p->annotate_jit = true; break;
+	case OPT_ADDRS: p->include_addrs = true; break;
+	case OPT_INLINE: p->show_inline = true; break;
+	case OPT_CONTEXT: p->show_context = true; break;
+	case OPT_SRCLINE: p->srcline = true; break;
+	case OPT_EVENT_FILTER: p->event_filter = optarg; break;
+	default:
+		o->used_perf_option = false;
+		return -1;
+	}
+	return 0;
+}
+
+static int collapse_run(struct collapse_options *o)
+{
+	struct input **inputs = calloc((size_t)(o->file_count ? o->file_count : 1), sizeof(*inputs));
+	size_t n = 0;
+	int status = EXIT_BAD_INPUT;
+	struct profile *profile = NULL;
+	struct read_context ctx = { .options = &o->perf, .perl_mode = o->perl_mode };
+
+	if (!inputs)
+		return error("out of memory"), 1;
+	if (o->file_count == 0) {
+		if (input__open(&inputs[n], "-") < 0)
+			goto cleanup;
+		n++;
+	}
+	for (int i = 0; i < o->file_count; i++) {
+		if (input__open(&inputs[n], o->files[i]) < 0)
+			goto cleanup;
+		n++;
+	}
+	profile = profile__new(1, PROFILE_INTEGER);
+	if (o->reader->read(&ctx, inputs, n, profile) < 0)
+		goto cleanup;
+	read_context__summary(&ctx);
+	if (profile__size(profile) == 0 && !o->perl_mode) {
+		if (o->file_count == 1)
+			error("no stacks found in %s; is it %s?", o->files[0], o->reader->summary);
+		else
+			error("no stacks found in the input; is it %s?", o->reader->summary);
+		goto cleanup;
+	}
+	struct output *out;
+	if (output__open(&out, o->output) < 0)
+		goto cleanup;
+	if (folded_writer__write(profile, output__stream(out), NULL) < 0) {
+		output__abort(out);
+		goto cleanup;
+	}
+	status = output__commit(out) < 0 ? 1 : 0;
+cleanup:
+	for (size_t i = 0; i < n; i++)
+		input__close(inputs[i]);
+	free(inputs);
+	profile__free(profile);
+	read_context__release(&ctx);
+	return status;
+}
+
+int cmd_collapse(int argc, char **argv)
+{
+	struct collapse_options o = { 0 };
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		collapse_usage(stdout);
+		return 0;
+	}
+	if (argc < 2 || argv[1][0] == '-') {
+		error("collapse needs a FORMAT first, e.g. `flamekit collapse perf FILE`");
+		collapse_usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	o.reader = reader__find(argv[1]);
+	if (!o.reader) {
+		error("unknown format '%s'; known formats:", argv[1]);
+		for (const struct reader *r = readers; r->name; r++)
+			fprintf(stderr, "  %-10s %s\n", r->name, r->summary);
+		return EXIT_BAD_INPUT;
+	}
+	argc--;
+	argv++;
+	optind = 0;
+	opterr = 1;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "+ho:", perf_long_options, NULL)) != -1) {
+		if (opt == 'h' || opt == OPT_HELP) {
+			collapse_usage(stdout);
+			return 0;
+		}
+		if (opt == 'o') {
+			o.output = optarg;
+			continue;
+		}
+		if (opt == '?' || parse_perf_option(&o, opt) < 0) {
+			fprintf(stderr, "flamekit: see `flamekit collapse --help`\n");
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (o.used_perf_option && strcmp(o.reader->name, "perf") != 0) {
+		error("--pid, --tid, --kernel, ... apply to the perf format only, not '%s'",
+		      o.reader->name);
+		return EXIT_BAD_INPUT;
+	}
+	if (o.perf.show_context && !o.perf.show_inline) {
+		error("--context adds source lines to --inline frames; add --inline");
+		return EXIT_BAD_INPUT;
+	}
+	o.files = argv + optind;
+	o.file_count = argc - optind;
+	return collapse_run(&o);
+}
+
+int cmd_stackcollapse_perf(int argc, char **argv)
+{
+	struct collapse_options o = { .perl_mode = true, .reader = reader__find("perf") };
+	optind = 0;
+	opterr = 1;
+	int opt;
+	/* Perl's Getopt::Long takes -pid as well as --pid, and lets options
+	 * follow file names: getopt_long_only with permutation does both. */
+	while ((opt = getopt_long_only(argc, argv, "", perf_long_options, NULL)) != -1) {
+		if (opt == OPT_HELP) {
+			stackcollapse_perf_usage(stdout);
+			return 0;
+		}
+		if (opt == '?' || opt == 'o' || parse_perf_option(&o, opt) < 0) {
+			stackcollapse_perf_usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	o.files = argv + optind;
+	o.file_count = argc - optind;
+	return collapse_run(&o);
+}

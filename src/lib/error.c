@@ -1,0 +1,54 @@
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "flamekit: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+char *quote_for_message(char *out, size_t out_size, const char *line, size_t len)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)line[i];
+		char piece[5];
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			piece[0] = (char)c;
+			piece[1] = '\0';
+		} else {
+			snprintf(piece, sizeof(piece), "\\x%02x", c);
+		}
+		size_t plen = strlen(piece);
+		if (o + plen + 4 >= out_size) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		memcpy(out + o, piece, plen);
+		o += plen;
+	}
+	out[o] = '\0';
+	return out;
+}

@@ -1,0 +1,22 @@
+/*
+ * Error and warning messages, in one voice.
+ *
+ * Every message goes to stderr as "flamekit: <text>\n". Text is lowercase,
+ * has no full stop, names the bad value and says what to do (see STYLE.md).
+ * error() returns -1 so that callers can write `return error(...)`.
+ */
+#ifndef FLAMEKIT_ERROR_H
+#define FLAMEKIT_ERROR_H
+
+#include <stddef.h>
+
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Writes up to max bytes of a line for a message: printable ASCII as is,
+ * everything else as \xNN, "..." when cut. Returns out.
+ */
+char *quote_for_message(char *out, size_t out_size, const char *line, size_t len);
+
+#endif

@@ -1,0 +1,278 @@
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "error.h"
+#include "xalloc.h"
+
+#define READ_CHUNK (1u << 20)
+
+struct input {
+	char *name;
+	int fd;                 /* -1 for memory input */
+	bool close_fd;
+
+	/* Raw bytes from the file; for memory input, the caller's block. */
+	const unsigned char *raw;
+	size_t raw_len, raw_pos;
+	unsigned char *raw_owned;
+	bool raw_eof;
+
+	bool gzip;
+	bool gzip_stream_open;  /* inside a member: its end not yet seen */
+	z_stream zs;
+
+	/* Decoded text: lines are cut from text[pos, len). */
+	char *text;
+	size_t text_len, text_pos, text_cap;
+
+	uint64_t line_number;
+	bool failed;
+};
+
+static struct input *input_new(const char *name)
+{
+	struct input *in = fk_calloc(1, sizeof(*in));
+	in->name = fk_strdup(name);
+	in->fd = -1;
+	return in;
+}
+
+int input__open(struct input **out, const char *path)
+{
+	struct input *in;
+	if (strcmp(path, "-") == 0) {
+		in = input_new("<stdin>");
+		in->fd = STDIN_FILENO;
+	} else {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return error("cannot open %s: %s", path, strerror(errno));
+		struct stat st;
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			close(fd);
+			return error("%s is a directory; give a file of profiler output", path);
+		}
+		in = input_new(path);
+		in->fd = fd;
+		in->close_fd = true;
+	}
+	in->raw_owned = fk_malloc(READ_CHUNK);
+	in->raw = in->raw_owned;
+	*out = in;
+	return 0;
+}
+
+struct input *input__from_memory(const void *data, size_t len, const char *name)
+{
+	struct input *in = input_new(name);
+	in->raw = data;
+	in->raw_len = len;
+	in->raw_eof = true;
+	return in;
+}
+
+const char *input__name(const struct input *in)
+{
+	return in->name;
+}
+
+uint64_t input__line_number(const struct input *in)
+{
+	return in->line_number;
+}
+
+/* Refills raw[] from the file. Returns 0, or -1 on a read error. */
+static int fill_raw(struct input *in)
+{
+	if (in->raw_eof || in->fd < 0) {
+		in->raw_eof = true;
+		return 0;
+	}
+	size_t keep = in->raw_len - in->raw_pos;
+	memmove(in->raw_owned, in->raw + in->raw_pos, keep);
+	in->raw_len = keep;
+	in->raw_pos = 0;
+	while (in->raw_len < READ_CHUNK) {
+		ssize_t n = read(in->fd, in->raw_owned + in->raw_len, READ_CHUNK - in->raw_len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return error("cannot read %s: %s", in->name, strerror(errno));
+		}
+		if (n == 0) {
+			in->raw_eof = true;
+			break;
+		}
+		in->raw_len += (size_t)n;
+		if (in->gzip)
+			break;  /* inflate what we have */
+	}
+	return 0;
+}
+
+static bool looks_like_gzip(const unsigned char *p, size_t len)
+{
+	return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+static int start_gzip(struct input *in)
+{
+	memset(&in->zs, 0, sizeof(in->zs));
+	if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
+		return error("cannot start gzip decoder for %s", in->name);
+	in->gzip = true;
+	in->gzip_stream_open = true;
+	return 0;
+}
+
+/* Makes room for at least `want` more bytes of text after text_len. */
+static void reserve_text(struct input *in, size_t want)
+{
+	if (in->text_pos > 0) {
+		memmove(in->text, in->text + in->text_pos, in->text_len - in->text_pos);
+		in->text_len -= in->text_pos;
+		in->text_pos = 0;
+	}
+	in->text = fk_grow(in->text, &in->text_cap, in->text_len + want, 1);
+}
+
+/* Appends more decoded text. Returns 1 if text grew, 0 at end, -1 on error. */
+static int fill_text(struct input *in)
+{
+	for (;;) {
+		if (in->raw_pos == in->raw_len) {
+			if (in->raw_eof) {
+				if (in->gzip && in->gzip_stream_open)
+					return error("%s: truncated gzip data (unexpected end of file); "
+						     "the file may still be being written or was cut short",
+						     in->name);
+				return 0;
+			}
+			if (fill_raw(in) < 0)
+				return -1;
+			if (in->line_number == 0 && in->text_len == 0 && !in->gzip &&
+			    looks_like_gzip(in->raw, in->raw_len) && start_gzip(in) < 0)
+				return -1;
+			continue;
+		}
+		if (!in->gzip) {
+			/* Plain text: for a file we own the raw buffer, so swap roles
+			 * cheaply by copying into text (one memcpy per chunk). */
+			size_t n = in->raw_len - in->raw_pos;
+			reserve_text(in, n);
+			memcpy(in->text + in->text_len, in->raw + in->raw_pos, n);
+			in->text_len += n;
+			in->raw_pos += n;
+			return 1;
+		}
+		if (!in->gzip_stream_open) {
+			/* Another member follows the one that ended. */
+			if (inflateReset(&in->zs) != Z_OK)
+				return error("%s: cannot restart gzip decoder", in->name);
+			in->gzip_stream_open = true;
+		}
+		reserve_text(in, READ_CHUNK);
+		in->zs.next_in = (unsigned char *)in->raw + in->raw_pos;
+		in->zs.avail_in = (uInt)(in->raw_len - in->raw_pos);
+		in->zs.next_out = (unsigned char *)in->text + in->text_len;
+		in->zs.avail_out = (uInt)(in->text_cap - in->text_len);
+		int zr = inflate(&in->zs, Z_NO_FLUSH);
+		size_t produced = (in->text_cap - in->text_len) - in->zs.avail_out;
+		in->raw_pos = in->raw_len - in->zs.avail_in;
+		in->text_len += produced;
+		if (zr == Z_STREAM_END) {
+			in->gzip_stream_open = false;
+		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			return error("%s: corrupt gzip data (%s)", in->name,
+				     in->zs.msg ? in->zs.msg : "inflate failed");
+		}
+		if (produced)
+			return 1;
+	}
+}
+
+int input__next_line(struct input *in, const char **line, size_t *len)
+{
+	if (in->failed)
+		return -1;
+	/* Memory input with no gzip: cut lines straight from the block. */
+	if (in->fd < 0 && !in->gzip && in->text == NULL) {
+		if (in->raw_pos == 0 && looks_like_gzip(in->raw, in->raw_len)) {
+			if (start_gzip(in) < 0) {
+				in->failed = true;
+				return -1;
+			}
+		} else {
+			if (in->raw_pos >= in->raw_len)
+				return 0;
+			const char *start = (const char *)in->raw + in->raw_pos;
+			size_t left = in->raw_len - in->raw_pos;
+			const char *nl = memchr(start, '\n', left);
+			size_t n = nl ? (size_t)(nl - start) : left;
+			in->raw_pos += nl ? n + 1 : n;
+			in->line_number++;
+			*line = start;
+			*len = n;
+			return 1;
+		}
+	}
+	size_t scanned = in->text_pos;
+	for (;;) {
+		char *start = in->text + in->text_pos;
+		size_t avail = in->text_len - in->text_pos;
+		size_t from = scanned - in->text_pos;
+		char *nl = avail > from ? memchr(start + from, '\n', avail - from) : NULL;
+		if (nl) {
+			*line = start;
+			*len = (size_t)(nl - start);
+			in->text_pos += *len + 1;
+			in->line_number++;
+			return 1;
+		}
+		if (avail > INPUT_MAX_LINE) {
+			in->failed = true;
+			return error("%s:%llu: line longer than %u MiB; this is not profiler text output",
+				     in->name, (unsigned long long)in->line_number + 1,
+				     INPUT_MAX_LINE >> 20);
+		}
+		int r = fill_text(in);
+		if (r < 0) {
+			in->failed = true;
+			return -1;
+		}
+		scanned = in->text_pos + avail; /* fill may have moved text */
+		if (r == 0) {
+			start = in->text + in->text_pos;
+			avail = in->text_len - in->text_pos;
+			if (avail == 0)
+				return 0;
+			*line = start;
+			*len = avail;
+			in->text_pos = in->text_len;
+			in->line_number++;
+			return 1;
+		}
+	}
+}
+
+void input__close(struct input *in)
+{
+	if (!in)
+		return;
+	if (in->gzip)
+		inflateEnd(&in->zs);
+	if (in->close_fd)
+		close(in->fd);
+	free(in->raw_owned);
+	free(in->text);
+	free(in->name);
+	free(in);
+}

@@ -1,0 +1,45 @@
+/*
+ * A source of text lines: a file, standard input ("-"), or a memory block.
+ *
+ * gzip (and zlib) input is recognised by its magic bytes and inflated on the
+ * fly, whatever the file is called; concatenated gzip members are read in
+ * turn. A line is returned without its '\n' (as Perl's chomp leaves it); a
+ * last line without '\n' is still a line. Lines may contain NUL bytes: always
+ * use the returned length.
+ *
+ * Ownership: the input owns the returned bytes; they stay valid until the
+ * next input__next_line() or input__close(). Errors (unreadable file, a
+ * directory, truncated or corrupt gzip, a line over INPUT_MAX_LINE bytes)
+ * are printed with error() and reported as -1; the input is then finished.
+ *
+ *	struct input *in;
+ *	if (input__open(&in, path) < 0)
+ *		return -1;
+ *	const char *line; size_t len; int r;
+ *	while ((r = input__next_line(in, &line, &len)) > 0)
+ *		handle(line, len, input__line_number(in));
+ *	input__close(in);   // r < 0: an error was printed
+ */
+#ifndef FLAMEKIT_INPUT_H
+#define FLAMEKIT_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define INPUT_MAX_LINE (64u << 20)
+
+struct input;
+
+/* path "-" is standard input. Returns 0, or -1 after printing why. */
+int input__open(struct input **out, const char *path);
+/* Reads from memory (not copied; must outlive the input). Never fails. */
+struct input *input__from_memory(const void *data, size_t len, const char *name);
+/* 1: a line; 0: end of input; -1: error (printed). */
+int input__next_line(struct input *in, const char **line, size_t *len);
+/* Number of the line last returned, counting from 1. */
+uint64_t input__line_number(const struct input *in);
+/* The name used in messages: the path, or "<stdin>". */
+const char *input__name(const struct input *in);
+void input__close(struct input *in);
+
+#endif

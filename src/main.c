@@ -1,0 +1,118 @@
+/*
+ * flamekit's entry point: choose a command from the program's name (a
+ * personality such as stackcollapse-perf, reached through a link) or from
+ * argv[1], and run it. See cli/cli.h for how to add one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#ifndef FLAMEKIT_VERSION
+#define FLAMEKIT_VERSION "0.0-dev"
+#endif
+
+static const struct command commands[] = {
+	{ "collapse", cmd_collapse, "fold profiler output into stacks: flamekit collapse FORMAT [FILE...]", false },
+	{ "stackcollapse-perf", cmd_stackcollapse_perf, "drop-in for stackcollapse-perf.pl", true },
+	{ NULL, NULL, NULL, false },
+};
+
+static const struct command *find_command(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+static void print_commands(FILE *out)
+{
+	fprintf(out, "commands:\n");
+	for (const struct command *c = commands; c->name; c++)
+		if (!c->personality)
+			fprintf(out, "  %-20s %s\n", c->name, c->summary);
+	fprintf(out, "  %-20s %s\n", "help [COMMAND]", "show this list, or a command's help");
+	fprintf(out, "\npersonalities (run flamekit through a link of this name, Perl tool options):\n");
+	for (const struct command *c = commands; c->name; c++)
+		if (c->personality)
+			fprintf(out, "  %-20s %s\n", c->name, c->summary);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: flamekit COMMAND [OPTIONS] [FILE...]\n"
+		"       flamekit help COMMAND | flamekit COMMAND --help | flamekit --version\n\n"
+		"flamekit turns stack samples into folded stacks and flame graphs.\n\n");
+	print_commands(out);
+	fprintf(out,
+		"\nexamples:\n"
+		"  perf script | flamekit collapse perf > out.folded\n"
+		"  flamekit collapse perf --all perf-script.txt.gz -o out.folded\n"
+		"  flamekit collapse folded a.folded b.folded > sum.folded\n");
+}
+
+static int run_command(const struct command *c, int argc, char **argv)
+{
+	int status = c->run(argc, argv);
+	/* Own stdout: a write error (full disk) must not exit 0. EPIPE is fine. */
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		if (status == 0) {
+			perror("flamekit: cannot write to standard output");
+			status = 1;
+		}
+	}
+	return status;
+}
+
+static const char *personality_name(const char *argv0, char *buf, size_t size)
+{
+	const char *base = strrchr(argv0, '/');
+	base = base ? base + 1 : argv0;
+	snprintf(buf, size, "%s", base);
+	size_t len = strlen(buf);
+	if (len > 3 && strcmp(buf + len - 3, ".pl") == 0)
+		buf[len - 3] = '\0';
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	char name[256];
+	const struct command *c = find_command(personality_name(argc > 0 ? argv[0] : "flamekit",
+								name, sizeof(name)));
+	if (c && c->personality)
+		return run_command(c, argc, argv);
+
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_BAD_INPUT : 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("flamekit %s\n", FLAMEKIT_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[1], "help") == 0) {
+		if (argc < 3) {
+			usage(stdout);
+			return 0;
+		}
+		c = find_command(argv[2]);
+		if (!c) {
+			fprintf(stderr, "flamekit: no command '%s'\n\n", argv[2]);
+			print_commands(stderr);
+			return EXIT_NO_COMMAND;
+		}
+		char *help_argv[] = { argv[2], (char *)"--help", NULL };
+		return run_command(c, 2, help_argv);
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "flamekit: '%s' is not a flamekit command\n\n", argv[1]);
+		print_commands(stderr);
+		return EXIT_NO_COMMAND;
+	}
+	return run_command(c, argc - 1, argv + 1);
+}

@@ -1,0 +1,299 @@
+#include "profile.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "../lib/xalloc.h"
+
+struct frame {
+	uint64_t name_offset;
+	uint32_t name_len;
+	uint32_t hash;        /* low bits of the name's hash, to skip most memcmp */
+};
+
+struct entry {
+	uint64_t frames_offset; /* into stack_frames */
+	uint64_t hash;
+	uint32_t depth;
+	uint32_t slice;
+};
+
+struct profile {
+	unsigned columns;
+	enum profile_value_type type;
+
+	char *names;                 /* every frame name, each NUL-terminated */
+	size_t names_len, names_cap;
+	struct frame *frames;
+	size_t frame_count, frames_cap;
+	uint32_t *frame_table;       /* open addressing: frame id + 1, 0 = empty */
+	size_t frame_table_size;     /* a power of two */
+
+	frame_id *stack_frames;      /* the frames of every entry, back to back */
+	size_t stack_frames_len, stack_frames_cap;
+	struct entry *entries;
+	union profile_value *values; /* columns per entry */
+	size_t entry_count, entries_cap, values_cap;
+	uint32_t *entry_table;       /* open addressing: entry index + 1 */
+	size_t entry_table_size;
+};
+
+struct profile *profile__new(unsigned columns, enum profile_value_type type)
+{
+	struct profile *p = fk_calloc(1, sizeof(*p));
+	p->columns = columns >= 1 && columns <= PROFILE_MAX_COLUMNS ? columns : 1;
+	p->type = type;
+	p->frame_table_size = 1024;
+	p->frame_table = fk_calloc(p->frame_table_size, sizeof(uint32_t));
+	p->entry_table_size = 1024;
+	p->entry_table = fk_calloc(p->entry_table_size, sizeof(uint32_t));
+	return p;
+}
+
+void profile__free(struct profile *p)
+{
+	if (!p)
+		return;
+	free(p->names);
+	free(p->frames);
+	free(p->frame_table);
+	free(p->stack_frames);
+	free(p->entries);
+	free(p->values);
+	free(p->entry_table);
+	free(p);
+}
+
+unsigned profile__columns(const struct profile *p) { return p->columns; }
+enum profile_value_type profile__value_type(const struct profile *p) { return p->type; }
+size_t profile__frame_count(const struct profile *p) { return p->frame_count; }
+size_t profile__size(const struct profile *p) { return p->entry_count; }
+
+static void grow_frame_table(struct profile *p)
+{
+	size_t size = p->frame_table_size * 2;
+	uint32_t *table = fk_calloc(size, sizeof(uint32_t));
+	for (size_t id = 0; id < p->frame_count; id++) {
+		size_t i = p->frames[id].hash & (size - 1);
+		while (table[i])
+			i = (i + 1) & (size - 1);
+		table[i] = (uint32_t)id + 1;
+	}
+	free(p->frame_table);
+	p->frame_table = table;
+	p->frame_table_size = size;
+}
+
+frame_id profile__intern(struct profile *p, const char *name, size_t len)
+{
+	uint32_t hash = (uint32_t)XXH3_64bits(name, len);
+	size_t mask = p->frame_table_size - 1;
+	size_t i = hash & mask;
+	for (uint32_t slot; (slot = p->frame_table[i]) != 0; i = (i + 1) & mask) {
+		const struct frame *f = &p->frames[slot - 1];
+		if (f->hash == hash && f->name_len == len &&
+		    memcmp(p->names + f->name_offset, name, len) == 0)
+			return slot - 1;
+	}
+	frame_id id = (frame_id)p->frame_count;
+	p->frames = fk_grow(p->frames, &p->frames_cap, p->frame_count + 1, sizeof(*p->frames));
+	p->names = fk_grow(p->names, &p->names_cap, p->names_len + len + 1, 1);
+	memcpy(p->names + p->names_len, name, len);
+	p->names[p->names_len + len] = '\0';
+	p->frames[id] = (struct frame){ p->names_len, (uint32_t)len, hash };
+	p->names_len += len + 1;
+	p->frame_count++;
+	p->frame_table[i] = id + 1;
+	if (p->frame_count * 2 > p->frame_table_size)
+		grow_frame_table(p);
+	return id;
+}
+
+const char *profile__frame_name(const struct profile *p, frame_id id, size_t *len)
+{
+	*len = p->frames[id].name_len;
+	return p->names + p->frames[id].name_offset;
+}
+
+static uint64_t stack_hash(const frame_id *frames, uint32_t depth, uint32_t slice)
+{
+	return XXH3_64bits_withSeed(frames, depth * sizeof(frame_id), slice);
+}
+
+static void grow_entry_table(struct profile *p)
+{
+	size_t size = p->entry_table_size * 2;
+	uint32_t *table = fk_calloc(size, sizeof(uint32_t));
+	for (size_t e = 0; e < p->entry_count; e++) {
+		size_t i = p->entries[e].hash & (size - 1);
+		while (table[i])
+			i = (i + 1) & (size - 1);
+		table[i] = (uint32_t)e + 1;
+	}
+	free(p->entry_table);
+	p->entry_table = table;
+	p->entry_table_size = size;
+}
+
+void profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
+		  uint32_t slice, const union profile_value *values)
+{
+	uint64_t hash = stack_hash(frames, depth, slice);
+	size_t mask = p->entry_table_size - 1;
+	size_t i = hash & mask;
+	size_t e;
+	uint32_t slot;
+	for (; (slot = p->entry_table[i]) != 0; i = (i + 1) & mask) {
+		const struct entry *en = &p->entries[slot - 1];
+		if (en->hash == hash && en->depth == depth && en->slice == slice &&
+		    memcmp(p->stack_frames + en->frames_offset, frames,
+			   depth * sizeof(frame_id)) == 0)
+			break;
+	}
+	if (slot) {
+		e = slot - 1;
+	} else {
+		e = p->entry_count;
+		p->entries = fk_grow(p->entries, &p->entries_cap, e + 1, sizeof(*p->entries));
+		p->values = fk_grow(p->values, &p->values_cap, (e + 1) * p->columns,
+				  sizeof(*p->values));
+		p->stack_frames = fk_grow(p->stack_frames, &p->stack_frames_cap,
+					p->stack_frames_len + depth, sizeof(frame_id));
+		if (depth)
+			memcpy(p->stack_frames + p->stack_frames_len, frames,
+			       depth * sizeof(frame_id));
+		p->entries[e] = (struct entry){ p->stack_frames_len, hash, depth, slice };
+		p->stack_frames_len += depth;
+		memset(p->values + e * p->columns, 0, p->columns * sizeof(*p->values));
+		p->entry_count++;
+		p->entry_table[i] = (uint32_t)e + 1;
+		if (p->entry_count * 2 > p->entry_table_size)
+			grow_entry_table(p);
+	}
+	union profile_value *v = p->values + e * p->columns;
+	for (unsigned c = 0; c < p->columns; c++) {
+		if (p->type == PROFILE_INTEGER)
+			v[c].integer += values[c].integer;
+		else
+			v[c].decimal += values[c].decimal;
+	}
+}
+
+void profile__add_count(struct profile *p, const frame_id *frames, uint32_t depth,
+			uint64_t count)
+{
+	union profile_value v[PROFILE_MAX_COLUMNS] = { { .integer = count } };
+	if (p->type == PROFILE_DECIMAL)
+		v[0].decimal = (double)count;
+	profile__add(p, frames, depth, 0, v);
+}
+
+void profile__stack(const struct profile *p, size_t index, struct profile_stack *out)
+{
+	const struct entry *en = &p->entries[index];
+	out->frames = p->stack_frames + en->frames_offset;
+	out->depth = en->depth;
+	out->slice = en->slice;
+	out->values = p->values + index * p->columns;
+}
+
+/*
+ * Compares two stacks as the byte strings of their folded lines (frames
+ * joined by ';') without building those strings. Frames equal by id are
+ * equal by bytes, which skips the common prefix quickly.
+ */
+static int compare_folded(const struct profile *p, const struct entry *a,
+			  const struct entry *b)
+{
+	const frame_id *fa = p->stack_frames + a->frames_offset;
+	const frame_id *fb = p->stack_frames + b->frames_offset;
+	uint32_t i = 0;
+	while (i < a->depth && i < b->depth && fa[i] == fb[i])
+		i++;
+	if (i == a->depth || i == b->depth) {
+		if (a->depth != b->depth)
+			return a->depth < b->depth ? -1 : 1;
+		return a->slice < b->slice ? -1 : a->slice > b->slice;
+	}
+	/* Walk both joined strings from frame i on. */
+	uint32_t ia = i, ib = i;
+	size_t pa = 0, pb = 0, la, lb;
+	const unsigned char *na = (const unsigned char *)profile__frame_name(p, fa[ia], &la);
+	const unsigned char *nb = (const unsigned char *)profile__frame_name(p, fb[ib], &lb);
+	for (;;) {
+		int ca, cb; /* -1: end of the whole string */
+		if (pa < la)
+			ca = na[pa];
+		else
+			ca = ia + 1 < a->depth ? ';' : -1;
+		if (pb < lb)
+			cb = nb[pb];
+		else
+			cb = ib + 1 < b->depth ? ';' : -1;
+		if (ca != cb)
+			return ca < cb ? -1 : 1;
+		if (ca == -1)
+			return a->slice < b->slice ? -1 : a->slice > b->slice;
+		if (pa < la) {
+			pa++;
+		} else {
+			ia++;
+			pa = 0;
+			na = (const unsigned char *)profile__frame_name(p, fa[ia], &la);
+		}
+		if (pb < lb) {
+			pb++;
+		} else {
+			ib++;
+			pb = 0;
+			nb = (const unsigned char *)profile__frame_name(p, fb[ib], &lb);
+		}
+	}
+}
+
+/* qsort has no context argument in C11; sort with a small merge sort instead. */
+static void merge_sort(const struct profile *p, size_t *v, size_t *tmp, size_t n)
+{
+	if (n < 2)
+		return;
+	if (n <= 8) {
+		for (size_t i = 1; i < n; i++) {
+			size_t x = v[i], j = i;
+			while (j > 0 && compare_folded(p, &p->entries[v[j - 1]], &p->entries[x]) > 0) {
+				v[j] = v[j - 1];
+				j--;
+			}
+			v[j] = x;
+		}
+		return;
+	}
+	size_t half = n / 2;
+	merge_sort(p, v, tmp, half);
+	merge_sort(p, v + half, tmp, n - half);
+	size_t i = 0, j = half, k = 0;
+	while (i < half && j < n) {
+		if (compare_folded(p, &p->entries[v[j]], &p->entries[v[i]]) < 0)
+			tmp[k++] = v[j++];
+		else
+			tmp[k++] = v[i++];
+	}
+	while (i < half)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, n * sizeof(*v));
+}
+
+size_t *profile__sorted(const struct profile *p)
+{
+	size_t n = p->entry_count;
+	size_t *order = fk_malloc((n ? n : 1) * sizeof(*order));
+	size_t *tmp = fk_malloc((n ? n : 1) * sizeof(*tmp));
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	merge_sort(p, order, tmp, n);
+	free(tmp);
+	return order;
+}

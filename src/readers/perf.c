@@ -1,0 +1,606 @@
+/*
+ * perf script reader. Each parsing step below reproduces one expression of
+ * stackcollapse-perf.pl (quoted above it), including how Perl's backtracking
+ * resolves odd lines, so that the output matches byte for byte. Every step
+ * runs in linear time, whatever the line holds.
+ */
+#include "perf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/buf.h"
+#include "../lib/xalloc.h"
+#include "../symbolize/inline.h"
+
+/* Perl's \s, \d and \w on byte strings. */
+static inline bool is_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+static inline bool is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+static inline bool is_word(unsigned char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+struct span {
+	const char *p;
+	size_t len;
+};
+
+static bool span_eq(struct span s, const char *lit)
+{
+	size_t n = strlen(lit);
+	return s.len == n && memcmp(s.p, lit, n) == 0;
+}
+
+static const char *find_bytes(const char *hay, size_t len, const char *needle, size_t nlen)
+{
+	if (nlen == 0)
+		return hay;
+	return memmem(hay, len, needle, nlen);
+}
+
+/*
+ * /^(\S.+?)\s+(\d+)[/]*(\d+)*\s+/ — a sample header (\/ written [/] here). The lazy comm takes the
+ * first whitespace run (from offset 2 on) after which digits, optional
+ * slashes and digits, and whitespace follow. All positions inside one
+ * whitespace run behave alike, so each run is tried once.
+ */
+static bool match_header(const char *s, size_t n, struct span *comm, struct span *pid,
+			 struct span *tid)
+{
+	if (n < 2 || is_space((unsigned char)s[0]))
+		return false;
+	size_t i = 2;
+	while (i < n) {
+		if (!is_space((unsigned char)s[i])) {
+			i++;
+			continue;
+		}
+		size_t ws_end = i;
+		while (ws_end < n && is_space((unsigned char)s[ws_end]))
+			ws_end++;
+		size_t d = ws_end;
+		while (d < n && is_digit((unsigned char)s[d]))
+			d++;
+		if (d > ws_end && d < n) {
+			if (is_space((unsigned char)s[d])) {
+				*comm = (struct span){ s, i };
+				*pid = (struct span){ s + ws_end, d - ws_end };
+				*tid = (struct span){ NULL, 0 };
+				return true;
+			}
+			if (s[d] == '/') {
+				size_t m = d;
+				while (m < n && s[m] == '/')
+					m++;
+				size_t t = m;
+				while (t < n && is_digit((unsigned char)s[t]))
+					t++;
+				if (t < n && is_space((unsigned char)s[t])) {
+					*comm = (struct span){ s, i };
+					*pid = (struct span){ s + ws_end, d - ws_end };
+					*tid = t > m ? (struct span){ s + m, t - m } : (struct span){ NULL, 0 };
+					return true;
+				}
+			}
+		}
+		i = ws_end;
+	}
+	return false;
+}
+
+/*
+ * /:\s*(\d+)*\s+(\S+):\s*$/ — the period and event name. The event is the
+ * last word when it ends in ':'; before it: whitespace, optional digits
+ * (the period), optional whitespace, and a ':'.
+ */
+static bool match_event(const char *s, size_t n, struct span *period, struct span *event)
+{
+	size_t e = n;
+	while (e > 0 && is_space((unsigned char)s[e - 1]))
+		e--;
+	if (e < 2 || s[e - 1] != ':')
+		return false;
+	size_t t = e - 1;
+	while (t > 0 && !is_space((unsigned char)s[t - 1]))
+		t--;
+	if (t == e - 1 || t == 0)
+		return false; /* (\S+) needs a character, \s+ before it */
+	size_t a = t;
+	while (a > 0 && is_space((unsigned char)s[a - 1]))
+		a--;
+	size_t b = a;
+	while (b > 0 && is_digit((unsigned char)s[b - 1]))
+		b--;
+	size_t c = b;
+	if (b < a) /* the whitespace before the digits is \s*, may be empty */
+		while (c > 0 && is_space((unsigned char)s[c - 1]))
+			c--;
+	if (c == 0 || s[c - 1] != ':')
+		return false;
+	*period = (struct span){ s + b, a - b };
+	*event = (struct span){ s + t, e - 1 - t };
+	return true;
+}
+
+/*
+ * /^\s*(\w+)\s*(.+) \((.*)\)/ — a stack line: pc, function, module. The
+ * greedy (.+) ends at the last " (" that still has a ')' after it, and (.*)
+ * runs to the last ')'. If the function would be empty, Perl backtracks into
+ * the whitespace and then into the address; the arithmetic below picks the
+ * same split.
+ */
+static bool match_frame(const char *s, size_t n, struct span *pc, struct span *func,
+			struct span *mod)
+{
+	size_t st = 0;
+	while (st < n && is_space((unsigned char)s[st]))
+		st++;
+	size_t w = st;
+	while (w < n && is_word((unsigned char)s[w]))
+		w++;
+	if (w == st)
+		return false;
+	const char *close = memrchr(s, ')', n);
+	if (!close)
+		return false;
+	size_t r = (size_t)(close - s);
+	size_t q = 0;
+	bool found = false;
+	for (size_t k = r >= 2 ? r - 2 : 0; r >= 2; k--) {
+		if (s[k] == ' ' && s[k + 1] == '(') {
+			q = k;
+			found = true;
+			break;
+		}
+		if (k == 0)
+			break;
+	}
+	if (!found)
+		return false;
+	size_t ws = w;
+	while (ws < n && is_space((unsigned char)s[ws]))
+		ws++;
+	size_t fstart;
+	size_t pc_end = w;
+	if (ws + 1 <= q) {
+		fstart = ws;
+	} else if (w + 1 <= q) {
+		fstart = q - 1;
+	} else if (q >= st + 2) {
+		pc_end = q - 1;
+		fstart = q - 1;
+	} else {
+		return false;
+	}
+	*pc = (struct span){ s + st, pc_end - st };
+	*func = (struct span){ s + fstart, q - fstart };
+	*mod = (struct span){ s + q + 2, r - (q + 2) };
+	return true;
+}
+
+/* s/\+0x[\da-f]+$// */
+static struct span strip_offset(struct span f)
+{
+	const char *plus = memrchr(f.p, '+', f.len);
+	if (!plus)
+		return f;
+	size_t at = (size_t)(plus - f.p);
+	if (at + 3 >= f.len + 0 || f.p[at + 1] != '0' || f.p[at + 2] != 'x')
+		return f;
+	for (size_t i = at + 3; i < f.len; i++) {
+		unsigned char c = (unsigned char)f.p[i];
+		if (!is_digit(c) && !(c >= 'a' && c <= 'f'))
+			return f;
+	}
+	return (struct span){ f.p, at };
+}
+
+/* $mod =~ m:/tmp/perf-\d+\.map: */
+static bool is_jit_module(struct span mod)
+{
+	const char *p = mod.p, *end = mod.p + mod.len;
+	while ((p = find_bytes(p, (size_t)(end - p), "/tmp/perf-", 10)) != NULL) {
+		const char *d = p + 10, *q = d;
+		while (q < end && is_digit((unsigned char)*q))
+			q++;
+		if (q > d && end - q >= 4 && memcmp(q, ".map", 4) == 0)
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* $mod =~ m/(^\[|vmlinux$)/ && $mod !~ /unknown/ */
+static bool is_kernel_module(struct span mod)
+{
+	bool looks = (mod.len > 0 && mod.p[0] == '[') ||
+		     (mod.len >= 7 && memcmp(mod.p + mod.len - 7, "vmlinux", 7) == 0);
+	return looks && !find_bytes(mod.p, mod.len, "unknown", 7);
+}
+
+/* $mod !~ m/(perf-\d+.map|kernel\.|\[[^\]]+\])/ — modules --inline may open */
+static bool inline_applies(struct span mod)
+{
+	const char *end = mod.p + mod.len;
+	for (const char *p = mod.p; p < end; p++) {
+		if (end - p >= 5 && memcmp(p, "perf-", 5) == 0) {
+			const char *q = p + 5;
+			while (q < end && is_digit((unsigned char)*q))
+				q++;
+			/* \d+ may give back digits, but "." must then be a digit
+			 * followed by "map", which a digit run cannot hold */
+			if (q > p + 5 && end - q >= 4 && memcmp(q + 1, "map", 3) == 0)
+				return false;
+		}
+		if (end - p >= 7 && memcmp(p, "kernel.", 7) == 0)
+			return false;
+		if (*p == '[' && p + 1 < end && p[1] != ']') {
+			const char *c = memchr(p + 1, ']', (size_t)(end - p - 1));
+			if (c)
+				return false;
+		}
+	}
+	return true;
+}
+
+struct perf_state {
+	const struct perf_read_options *opt;
+	struct read_context *ctx;
+	struct profile *profile;
+	struct inline_resolver *inliner;
+
+	/* The current sample: frames collected leaf first, each group
+	 * (a line's frames, or the comm's) stored reversed; the whole stack is
+	 * reversed once at the blank line. */
+	frame_id *frames;
+	size_t depth, frames_cap;
+	struct buf pname;
+	bool pname_defined;
+	uint64_t period;
+
+	struct buf event_filter;
+	bool event_defaulted, event_warned;
+
+	struct buf func, srcline;
+	uint64_t samples;
+};
+
+static void push_frame(struct perf_state *st, const char *name, size_t len)
+{
+	st->frames = fk_grow(st->frames, &st->frames_cap, st->depth + 1, sizeof(frame_id));
+	st->frames[st->depth++] = profile__intern(st->profile, name, len);
+}
+
+/* Pushes "a;b;c" as a reversed group c, b, a (reversed again at the end). */
+static void push_folded_group(struct perf_state *st, const char *s, size_t len)
+{
+	size_t end = len;
+	for (size_t i = len; i-- > 0;) {
+		if (s[i] == ';') {
+			push_frame(st, s + i + 1, end - i - 1);
+			end = i;
+		}
+	}
+	push_frame(st, s, end);
+}
+
+/* Perl's truth of $pname: defined, not "" and not "0". */
+static bool pname_true(const struct perf_state *st)
+{
+	return st->pname_defined && st->pname.len > 0 &&
+	       !(st->pname.len == 1 && st->pname.data[0] == '0');
+}
+
+static void end_of_sample(struct perf_state *st)
+{
+	if (!pname_true(st))
+		return; /* "ignore filtered samples" — the stack is kept, as in Perl */
+	push_folded_group(st, st->pname.data, st->pname.len);
+	for (size_t i = 0, j = st->depth - 1; i < j; i++, j--) {
+		frame_id t = st->frames[i];
+		st->frames[i] = st->frames[j];
+		st->frames[j] = t;
+	}
+	profile__add_count(st->profile, st->frames, (uint32_t)st->depth, st->period);
+	st->samples++;
+	st->depth = 0;
+	st->pname_defined = false;
+	buf__reset(&st->pname);
+}
+
+static uint64_t parse_u64(struct span s)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < s.len; i++)
+		v = v * 10 + (uint64_t)(s.p[i] - '0');
+	return v;
+}
+
+static void handle_header(struct perf_state *st, const char *line, size_t len,
+			  struct span comm, struct span pid, struct span tid)
+{
+	if (tid.len == 0 || span_eq(tid, "0")) { /* not $tid */
+		tid = pid;
+		pid = (struct span){ "?", 1 };
+	}
+	struct span period = { NULL, 0 }, event;
+	if (match_event(line, len, &period, &event)) {
+		if (st->event_filter.len == 0) {
+			buf__append(&st->event_filter, event.p, event.len);
+			st->event_defaulted = true;
+		} else if (event.len != st->event_filter.len ||
+			   memcmp(event.p, st->event_filter.data, event.len) != 0) {
+			if (st->event_defaulted && !st->event_warned) {
+				/* The Perl tool names the event it skips, not the one it keeps. */
+				fprintf(stderr, "Filtering for events of type: %.*s\n",
+					(int)event.len, event.p);
+				st->event_warned = true;
+			}
+			return;
+		}
+	}
+	/* if (not $period) { $period = 1 } */
+	st->period = period.len == 0 || span_eq(period, "0") ? 1 : parse_u64(period);
+
+	buf__reset(&st->pname);
+	buf__append(&st->pname, comm.p, comm.len);
+	if (st->opt->include_tid) {
+		buf__append_char(&st->pname, '-');
+		buf__append(&st->pname, pid.p, pid.len);
+		buf__append_char(&st->pname, '/');
+		buf__append(&st->pname, tid.p, tid.len);
+	} else if (st->opt->include_pid) {
+		buf__append_char(&st->pname, '-');
+		buf__append(&st->pname, pid.p, pid.len);
+	}
+	for (size_t i = 0; i < st->pname.len; i++) /* tr/ /_/ */
+		if (st->pname.data[i] == ' ')
+			st->pname.data[i] = '_';
+	st->pname_defined = true;
+}
+
+/* The line after a frame in `perf script -F+srcline` output: every
+ * "[...]" removed (s/\[.*?\]//g), then whitespace trimmed at both ends. */
+static void clean_srcline(struct buf *out, const char *s, size_t n)
+{
+	buf__reset(out);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '[') {
+			const char *c = memchr(s + i + 1, ']', n - i - 1);
+			if (c) {
+				i = (size_t)(c - s);
+				continue;
+			}
+		}
+		buf__append_char(out, s[i]);
+	}
+	size_t a = 0, b = out->len;
+	while (a < b && is_space((unsigned char)out->data[a]))
+		a++;
+	while (b > a && is_space((unsigned char)out->data[b - 1]))
+		b--;
+	memmove(out->data, out->data + a, b - a);
+	out->len = b - a;
+	out->data[out->len] = '\0';
+}
+
+/* One piece of the function name split on "->", tidied and annotated. */
+static void tidy_function(struct perf_state *st, struct span piece, struct span pc,
+			  struct span mod, bool later_piece, bool *is_unknown)
+{
+	const struct perf_read_options *opt = st->opt;
+	struct buf *f = &st->func;
+	buf__reset(f);
+	if (span_eq(piece, "[unknown]")) {
+		struct span name;
+		if (!span_eq(mod, "[unknown]")) {
+			const char *slash = memrchr(mod.p, '/', mod.len);
+			name = slash ? (struct span){ slash + 1, (size_t)(mod.p + mod.len - slash - 1) }
+				     : mod;
+		} else {
+			name = (struct span){ "unknown", 7 };
+			*is_unknown = true;
+		}
+		buf__append_char(f, '[');
+		buf__append(f, name.p, name.len);
+		if (opt->include_addrs) {
+			buf__append(f, " <", 2);
+			buf__append(f, pc.p, pc.len);
+			buf__append_char(f, '>');
+		}
+		buf__append_char(f, ']');
+	} else {
+		buf__append(f, piece.p, piece.len);
+	}
+
+	/* $func =~ s/;/:/g */
+	for (char *c = f->data; (c = memchr(c, ';', f->len - (size_t)(c - f->data))) != NULL;)
+		*c = ':';
+	/* Unless it looks like a Go method (/\.\(.*\)\./), cut at the first
+	 * '(' that does not open "(anonymous namespace)". */
+	const char *go = find_bytes(f->data, f->len, ".(", 2);
+	bool go_method = false;
+	if (go) {
+		size_t from = (size_t)(go - f->data) + 2;
+		go_method = find_bytes(f->data + from, f->len - from, ").", 2) != NULL;
+	}
+	if (!go_method) {
+		for (size_t i = 0; i < f->len; i++) {
+			if (f->data[i] != '(')
+				continue;
+			if (f->len - i - 1 >= 20 &&
+			    memcmp(f->data + i + 1, "anonymous namespace)", 20) == 0)
+				continue;
+			f->len = i;
+			break;
+		}
+	}
+	size_t o = 0; /* tr/"\'//d */
+	for (size_t i = 0; i < f->len; i++)
+		if (f->data[i] != '"' && f->data[i] != '\'')
+			f->data[o++] = f->data[i];
+	f->len = o;
+	f->data[o] = '\0';
+
+	/* Java: org/foo/Bar instead of Lorg/foo/Bar */
+	if (st->pname.len >= 4 && memcmp(st->pname.data, "java", 4) == 0 &&
+	    f->len > 0 && f->data[0] == 'L' && memchr(f->data, '/', f->len)) {
+		memmove(f->data, f->data + 1, f->len - 1);
+		f->len--;
+		f->data[f->len] = '\0';
+	}
+
+	if (later_piece) {
+		if (!find_bytes(f->data, f->len, "_[i]", 4))
+			buf__append(f, "_[i]", 4);
+	} else if (opt->annotate_kernel && is_kernel_module(mod)) {
+		buf__append(f, "_[k]", 4);
+	} else if (opt->annotate_jit && is_jit_module(mod)) {
+		if (!find_bytes(f->data, f->len, "_[j]", 4))
+			buf__append(f, "_[j]", 4);
+	}
+}
+
+static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
+			struct span rawfunc, struct span mod)
+{
+	const struct perf_read_options *opt = st->opt;
+	if (opt->show_inline && inline_applies(mod)) {
+		struct buf *res = &st->func;
+		buf__reset(res);
+		inline_resolver__expand(st->inliner, pc.p, pc.len, rawfunc.p, rawfunc.len,
+					mod.p, mod.len, res);
+		if (res->len > 0 && !(res->len == 2 && memcmp(res->data, "??", 2) == 0) &&
+		    !(res->len == 7 && memcmp(res->data, "??:??:0", 7) == 0)) {
+			push_folded_group(st, res->data, res->len);
+			return 0;
+		}
+	}
+
+	rawfunc = strip_offset(rawfunc);
+	if (rawfunc.len > 0 && rawfunc.p[0] == '(')
+		return 0; /* "skip process names" */
+
+	/* split /\->/: empty trailing pieces are dropped, leading ones kept */
+	struct span pieces_buf[16];
+	struct span *pieces = pieces_buf;
+	size_t npieces = 0, pieces_cap = 16;
+	const char *p = rawfunc.p, *end = rawfunc.p + rawfunc.len;
+	for (;;) {
+		const char *arrow = find_bytes(p, (size_t)(end - p), "->", 2);
+		const char *stop = arrow ? arrow : end;
+		if (npieces == pieces_cap) {
+			size_t cap = pieces_cap * 2;
+			struct span *grown = fk_malloc(cap * sizeof(*grown));
+			memcpy(grown, pieces, npieces * sizeof(*grown));
+			if (pieces != pieces_buf)
+				free(pieces);
+			pieces = grown;
+			pieces_cap = cap;
+		}
+		pieces[npieces++] = (struct span){ p, (size_t)(stop - p) };
+		if (!arrow)
+			break;
+		p = arrow + 2;
+	}
+	while (npieces > 0 && pieces[npieces - 1].len == 0)
+		npieces--;
+
+	/* The group is unshifted in order; we keep groups reversed. */
+	size_t group_start = st->depth;
+	bool is_unknown = false;
+	for (size_t i = 0; i < npieces; i++) {
+		tidy_function(st, pieces[i], pc, mod, i > 0, &is_unknown);
+		if (opt->srcline && !is_unknown) {
+			const char *next;
+			size_t nlen;
+			int r = input__next_line(in, &next, &nlen);
+			if (r < 0) {
+				if (pieces != pieces_buf)
+					free(pieces);
+				return -1;
+			}
+			if (r > 0) {
+				clean_srcline(&st->srcline, next, nlen);
+				if (st->srcline.len > 0) {
+					buf__append_char(&st->func, ':');
+					buf__append(&st->func, st->srcline.data, st->srcline.len);
+				}
+			}
+		}
+		push_frame(st, st->func.data, st->func.len);
+	}
+	for (size_t i = group_start, j = st->depth; i + 1 < j; i++, j--) {
+		frame_id t = st->frames[i];
+		st->frames[i] = st->frames[j - 1];
+		st->frames[j - 1] = t;
+	}
+	if (pieces != pieces_buf)
+		free(pieces);
+	return 0;
+}
+
+static int read_one(struct perf_state *st, struct input *in)
+{
+	const char *line;
+	size_t len;
+	int r;
+	while ((r = input__next_line(in, &line, &len)) > 0) {
+		if (len > 0 && line[0] == '#')
+			continue;
+		if (len == 0) {
+			end_of_sample(st);
+			continue;
+		}
+		struct span a, b, c;
+		if (match_header(line, len, &a, &b, &c)) {
+			handle_header(st, line, len, a, b, c);
+		} else if (match_frame(line, len, &a, &b, &c)) {
+			if (!pname_true(st))
+				continue; /* "ignore filtered samples" */
+			if (handle_frame(st, in, a, b, c) < 0)
+				return -1;
+		} else if (st->ctx->perl_mode) {
+			fprintf(stderr, "Unrecognized line: %.*s at stackcollapse-perf.pl line 429, "
+				"<> line %llu.\n", (int)len, line,
+				(unsigned long long)input__line_number(in));
+		} else {
+			read_context__bad_line(st->ctx, in, line, len,
+					       "a sample header \"COMM PID ... EVENT:\" or a frame "
+					       "\"ADDR SYMBOL (MODULE)\"");
+		}
+	}
+	return r;
+}
+
+int perf_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
+		      struct profile *profile)
+{
+	static const struct perf_read_options defaults;
+	struct perf_state st = { 0 };
+	st.opt = ctx->options ? ctx->options : &defaults;
+	st.ctx = ctx;
+	st.profile = profile;
+	if (st.opt->event_filter && st.opt->event_filter[0])
+		buf__append(&st.event_filter, st.opt->event_filter, strlen(st.opt->event_filter));
+	if (st.opt->show_inline)
+		st.inliner = inline_resolver__new(st.opt->show_context);
+	int err = 0;
+	for (size_t i = 0; i < count && !err; i++)
+		err = read_one(&st, inputs[i]);
+	inline_resolver__free(st.inliner);
+	free(st.frames);
+	buf__free(&st.pname);
+	buf__free(&st.event_filter);
+	buf__free(&st.func);
+	buf__free(&st.srcline);
+	return err;
+}

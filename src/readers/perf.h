@@ -1,0 +1,30 @@
+/*
+ * `perf script` text, collapsed as stackcollapse-perf.pl collapses it.
+ *
+ * The output must be byte-identical to the Perl tool for every option, so
+ * perf.c reproduces its regular expressions exactly (including what they do
+ * on odd lines); the comments there quote each one.
+ */
+#ifndef FLAMEKIT_READERS_PERF_H
+#define FLAMEKIT_READERS_PERF_H
+
+#include <stdbool.h>
+
+#include "reader.h"
+
+struct perf_read_options {
+	bool include_pid;    /* --pid: comm-PID */
+	bool include_tid;    /* --tid: comm-PID/TID */
+	bool annotate_kernel;/* --kernel (and --all): _[k] */
+	bool annotate_jit;   /* --jit (and --all): _[j] */
+	bool include_addrs;  /* --addrs: [module <addr>] for unknown symbols */
+	bool show_inline;    /* --inline: expand inlined frames from DWARF */
+	bool show_context;   /* --context: with --inline, add file:line */
+	bool srcline;        /* --srcline: input has perf script -F+srcline lines */
+	const char *event_filter; /* NULL or "": the first event type seen */
+};
+
+int perf_reader__read(struct read_context *ctx, struct input *const *inputs,
+		      size_t count, struct profile *profile);
+
+#endif

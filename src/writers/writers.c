@@ -1,0 +1,19 @@
+#include "writer.h"
+
+#include <string.h>
+
+#include "folded.h"
+
+const struct writer writers[] = {
+	{ "folded", "folded stacks, one \"frame;...;leaf COUNT\" line per stack",
+	  folded_writer__write },
+	{ NULL, NULL, NULL },
+};
+
+const struct writer *writer__find(const char *name)
+{
+	for (const struct writer *w = writers; w->name; w++)
+		if (strcmp(w->name, name) == 0)
+			return w;
+	return NULL;
+}
