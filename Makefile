@@ -18,6 +18,9 @@ endif
 # Names the binary answers to when called through a link (see src/main.c).
 PERSONALITIES := stackcollapse-perf stackcollapse-perf.pl
 
+# libFuzzer targets: one per reader (tests/fuzz/NAME.c).
+FUZZ_TARGETS := perf folded
+
 SRCS := $(wildcard src/*.c src/*/*.c)
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 LIB_OBJS := $(filter-out $(BUILD)/obj/main.o $(BUILD)/obj/cli/%,$(OBJS))
@@ -51,11 +54,15 @@ $(BUILD)/flamekit: $(OBJS)
 $(addprefix $(BUILD)/,$(PERSONALITIES)): $(BUILD)/flamekit
 	$(Q)ln -sf flamekit $@
 
-check: all
+# The fuzz targets built with the normal compiler, replaying tests/fuzz/regressions/.
+REPLAYS := $(addprefix $(BUILD)/replay/,$(FUZZ_TARGETS))
+$(BUILD)/replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(STRICT) $(SANFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB_OBJS) $(LIBS)
+
+check: all $(REPLAYS)
 	$(Q)tests/run.sh $(BUILD)
 
-# libFuzzer targets: one per reader.
-FUZZ_TARGETS := perf folded
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
 

@@ -372,6 +372,7 @@ static void handle_header(struct perf_state *st, const char *line, size_t len,
 static void clean_srcline(struct buf *out, const char *s, size_t n)
 {
 	buf__reset(out);
+	buf__reserve(out, n);
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '[') {
 			const char *c = memchr(s + i + 1, ']', n - i - 1);

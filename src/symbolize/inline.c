@@ -75,7 +75,8 @@ static struct module *open_module(struct inline_resolver *r, const char *path)
 	m->path = fk_strdup(path);
 	m->dwfl = dwfl_begin(&offline_callbacks);
 	if (m->dwfl) {
-		m->mod = dwfl_report_offline(m->dwfl, path, path, -1);
+		/* base 0: addresses are the file's own, as addr2line reads them */
+		m->mod = dwfl_report_elf(m->dwfl, path, path, -1, 0, false);
 		dwfl_report_end(m->dwfl, NULL, NULL);
 		if (!m->mod) {
 			dwfl_end(m->dwfl);
@@ -144,6 +145,9 @@ static size_t lookup(struct module *m, uint64_t pc, struct buf *pairs)
 		Dwarf_Files *files = NULL;
 		size_t nfiles = 0;
 		dwarf_getsrcfiles(cu, &files, &nfiles);
+		/* Walk outwards. After an inlined instance, its concrete parents come
+		 * from dwarf_getscopes_die() on it: dwarf_getscopes() continues with
+		 * the abstract definition's scopes instead. */
 		for (int i = 0; i < nscopes; i++) {
 			int tag = dwarf_tag(&scopes[i]);
 			if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
@@ -174,6 +178,14 @@ static size_t lookup(struct module *m, uint64_t pc, struct buf *pairs)
 				buf__printf(&loc, "%s:%llu", base_name(cname), (unsigned long long)cline);
 			else
 				buf__append(&loc, "??:0", 4);
+			Dwarf_Die *parents = NULL;
+			int nparents = dwarf_getscopes_die(&scopes[i], &parents);
+			if (nparents <= 0)
+				break;
+			free(scopes);
+			scopes = parents;
+			nscopes = nparents;
+			i = 0; /* parents[0] is this instance; go on from parents[1] */
 		}
 		free(scopes);
 		buf__free(&loc);

@@ -1,0 +1,1 @@
+flamekit collapse perf "$DATA/small.perf" no-such-file.txt

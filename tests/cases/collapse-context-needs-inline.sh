@@ -1,0 +1,1 @@
+flamekit collapse perf --context "$DATA/small.perf"

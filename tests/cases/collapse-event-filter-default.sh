@@ -1,0 +1,2 @@
+# only the first event type is collapsed, with the Perl tool's warning
+flamekit collapse perf "$DATA/two-events.perf"

@@ -1,0 +1,2 @@
+# bad lines are reported with file and line; the usable ones are kept (exit 0)
+flamekit collapse folded "$DATA/bad.folded"

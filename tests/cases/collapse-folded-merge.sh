@@ -1,0 +1,1 @@
+flamekit collapse folded "$DATA/a.folded" "$DATA/b.folded"

@@ -1,0 +1,1 @@
+gzip -nc "$DATA/small.perf" | flamekit collapse perf --all

@@ -1,0 +1,1 @@
+flamekit collapse perf --srcline "$DATA/srcline.perf"

@@ -1,0 +1,1 @@
+cat "$DATA/small.perf" | flamekit collapse perf --tid -

@@ -1,0 +1,1 @@
+flamekit collapse perf --all < "$DATA/small.perf"

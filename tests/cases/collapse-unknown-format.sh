@@ -1,0 +1,1 @@
+flamekit collapse jfr x.jfr

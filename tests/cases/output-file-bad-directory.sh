@@ -1,0 +1,1 @@
+flamekit collapse perf -o no/such/dir/out.folded "$DATA/small.perf"

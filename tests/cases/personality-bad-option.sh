@@ -1,0 +1,1 @@
+stackcollapse-perf --bogus "$DATA/small.perf"

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# flamekit's test suite: `make check` runs it as tests/run.sh BUILD_DIR.
+#
+# 1. conformance: every case of ../shared/conformance that this build covers,
+#    byte for byte against the Perl tools' outputs (skipped when ../shared is
+#    absent, e.g. in a user's fresh clone);
+# 2. golden cases: tests/cases/NAME.sh is a command run by bash in a scratch
+#    directory, with build/ first on PATH and $DATA = tests/data; its stdout,
+#    stderr and exit status must equal tests/golden/NAME.{out,err,exit};
+# 3. fuzz regressions: every input in tests/fuzz/regressions/TARGET/ replayed.
+#
+# Ends with "tests: N passed, N failed, N skipped"; exits 1 on any failure.
+# TESTS_UPDATE=1 rewrites the golden files of the cases instead (review the
+# diff before committing). TESTS_FILTER=REGEX runs the matching tests only.
+set -u
+shopt -s nullglob
+BUILD=$(cd "${1:-build}" && pwd)
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+SHARED=${FLAMEKIT_SHARED:-$TOP/../shared}
+CONF=$SHARED/conformance
+DATA=$TOP/tests/data
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/flamekit-tests.XXXXXX")
+trap 'rm -rf "$SCRATCH"' EXIT
+export LC_ALL=C
+
+passed=0 failed=0 skipped=0
+declare -A skip_reasons=()
+
+wanted() { [[ -z "${TESTS_FILTER:-}" || "$1" =~ $TESTS_FILTER ]]; }
+pass() { passed=$((passed + 1)); [[ -n "${TESTS_VERBOSE:-}" ]] && echo "ok   $1"; return 0; }
+fail() { failed=$((failed + 1)); echo "FAIL $1: $2"; }
+skip() {
+	skipped=$((skipped + 1))
+	# one line per reason, not one per case
+	if [[ -z "${skip_reasons[$2]:-}" ]]; then
+		skip_reasons[$2]=1
+		echo "skip $1 (and others like it): $2"
+	fi
+}
+
+# Compares a produced file with an expected one; prints the first difference.
+same() { # name produced expected
+	if cmp -s "$2" "$3"; then
+		pass "$1"
+	else
+		fail "$1" "output differs from $(basename "$3"): $(diff "$3" "$2" | head -n 3 | tr '\n' '|')"
+	fi
+}
+
+expected_bytes() { # file: its bytes, gunzipped if .gz
+	case "$1" in *.gz) gzip -dc "$1" ;; *) cat "$1" ;; esac
+}
+
+# --- 1. conformance -------------------------------------------------------
+
+conformance_flamegraph_pl() {
+	local dir=$CONF/flamegraph-pl/test
+	local opts="pid tid kernel jit all addrs"
+	for input in "$dir"/*.txt; do
+		local name; name=$(basename "$input" .txt)
+		for opt in $opts; do
+			local id="conformance/flamegraph-pl/$name/--$opt"
+			wanted "$id" || continue
+			if [[ ! -d $dir ]]; then skip "$id" "no $CONF (../shared absent)"; continue; fi
+			"$BUILD/flamekit" collapse perf --"$opt" < "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"
+			same "$id [collapse perf]" "$SCRATCH/out" "$dir/results/$name-collapsed-$opt.txt"
+			"$BUILD/stackcollapse-perf" --"$opt" "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"
+			same "$id [stackcollapse-perf]" "$SCRATCH/out" "$dir/results/$name-collapsed-$opt.txt"
+		done
+	done
+}
+
+# Runs the rows of a manifest.tsv whose tool is $2, through `flamekit ARGS...`
+# (the words after the folder) and through the personality link $3.
+conformance_manifest() { # folder tool personality flamekit-words...
+	local folder=$1 tool=$2 link=$3; shift 3
+	local manifest=$CONF/$folder/manifest.tsv
+	if [[ ! -f $manifest ]]; then
+		skip "conformance/$folder" "no $manifest (../shared absent)"
+		return
+	fi
+	local name t input args out err code
+	while IFS=$'\x1f' read -r name t input args out err code; do
+		[[ $name == name || $t != "$tool" ]] && continue
+		local id="conformance/$folder/$name"
+		wanted "$id" || continue
+		eval "set -- $args" # the manifest quotes args for sh
+		local argv=("$@")
+		expected_bytes "$CONF/$input" > "$SCRATCH/in"
+		expected_bytes "$CONF/$folder/$out" > "$SCRATCH/expected"
+		local rc
+		"$BUILD/flamekit" "${@:4}" "${argv[@]}" < "$SCRATCH/in" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
+		if [[ $rc != "$code" ]]; then fail "$id [flamekit]" "exit $rc, expected $code"; else same "$id [flamekit]" "$SCRATCH/out" "$SCRATCH/expected"; fi
+		"$BUILD/$link" "${argv[@]}" < "$SCRATCH/in" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
+		if [[ $rc != "$code" ]]; then fail "$id [$link]" "exit $rc, expected $code"; else same "$id [$link]" "$SCRATCH/out" "$SCRATCH/expected"; fi
+	done < <(tr '\t' '\x1f' < "$manifest")
+}
+
+# The README's example input read compressed must give what
+# stackcollapse-perf.pl gives for the uncompressed file (tests/golden/).
+conformance_example_gz() {
+	local id=conformance/flamegraph-pl/example-perf-stacks.txt.gz
+	wanted "$id" || return
+	local input=$CONF/flamegraph-pl/example-perf-stacks.txt.gz
+	if [[ ! -f $input ]]; then skip "$id" "no $input (../shared absent)"; return; fi
+	"$BUILD/flamekit" collapse perf "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"
+	same "$id [file]" "$SCRATCH/out" "$TOP/tests/golden/example-perf-stacks.folded"
+	"$BUILD/stackcollapse-perf" < "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"
+	same "$id [stdin, personality]" "$SCRATCH/out" "$TOP/tests/golden/example-perf-stacks.folded"
+}
+
+# --- 2. golden cases ------------------------------------------------------
+
+golden_cases() {
+	for case in "$TOP"/tests/cases/*.sh; do
+		local name; name=$(basename "$case" .sh)
+		local id="case/$name"
+		wanted "$id" || continue
+		local work="$SCRATCH/case-$name" res="$SCRATCH/result-$name"
+		mkdir -p "$work" "$res"
+		local rc
+		(cd "$work" && PATH="$BUILD:$PATH" DATA="$DATA" SHARED="$SHARED" BUILD="$BUILD" \
+			bash "$case" > "$res/raw.out" 2> "$res/raw.err" < /dev/null); rc=$?
+		if [[ $rc == 77 ]]; then # the case's way to say "cannot run here"
+			skip "$id" "$(tail -n 1 "$res/raw.err")"
+			continue
+		fi
+		echo "$rc" > "$res/exit"
+		# mask what depends on where the checkout and scratch directory are
+		for part in out err; do
+			sed -e "s|$DATA|\$DATA|g" -e "s|$work|\$WORK|g" "$res/raw.$part" > "$res/$part"
+		done
+		local g="$TOP/tests/golden/$name"
+		if [[ -n "${TESTS_UPDATE:-}" ]]; then
+			cp "$res/out" "$g.out"; cp "$res/err" "$g.err"; cp "$res/exit" "$g.exit"
+		fi
+		local bad=""
+		for part in out err exit; do
+			if [[ ! -f $g.$part ]]; then bad+="no golden $g.$part; "; continue; fi
+			cmp -s "$res/$part" "$g.$part" ||
+				bad+="$part differs: $(diff "$g.$part" "$res/$part" | head -n 4 | tr '\n' '|'); "
+		done
+		if [[ -z $bad ]]; then pass "$id"; else fail "$id" "$bad"; fi
+	done
+}
+
+# --- 3. fuzz regressions ----------------------------------------------------
+
+fuzz_regressions() {
+	for dir in "$TOP"/tests/fuzz/regressions/*/; do
+		local target; target=$(basename "$dir")
+		for input in "$dir"*; do
+			[[ -f $input ]] || continue
+			local id="fuzz-regression/$target/$(basename "$input")"
+			wanted "$id" || continue
+			if "$BUILD/replay/$target" "$input" > /dev/null 2> "$SCRATCH/err"; then
+				pass "$id"
+			else
+				fail "$id" "$(grep -m1 -E 'ERROR|runtime error' "$SCRATCH/err")"
+			fi
+		done
+	done
+}
+
+conformance_flamegraph_pl
+conformance_manifest perf-folded stackcollapse-perf.pl stackcollapse-perf collapse perf
+conformance_example_gz
+golden_cases
+fuzz_regressions
+
+echo "tests: $passed passed, $failed failed, $skipped skipped"
+[[ $failed == 0 ]]
