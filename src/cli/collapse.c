@@ -195,7 +195,7 @@ int cmd_collapse(int argc, char **argv)
 	optind = 0;
 	opterr = 1;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "+ho:", perf_long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "ho:", perf_long_options, NULL)) != -1) {
 		if (opt == 'h' || opt == OPT_HELP) {
 			collapse_usage(stdout);
 			return 0;

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Installs what flamekit needs to build and test on Debian 12, from Debian's
+# own packages. Safe to run again. Uses sudo when not run as root.
+set -eu
+
+packages="
+  make gcc pkg-config
+  libdw-dev libelf-dev zlib1g-dev libxxhash-dev libiberty-dev
+  clang libclang-rt-14-dev
+  binutils gzip procps perl
+  linux-perf
+"
+
+run() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+missing=""
+for p in $packages; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "setup: installing$missing"
+	run env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	# shellcheck disable=SC2086 # word splitting of the list is intended
+	run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+else
+	echo "setup: all packages present"
+fi
