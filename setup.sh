@@ -7,7 +7,7 @@ packages="
   make gcc pkg-config
   libdw-dev libelf-dev zlib1g-dev libxxhash-dev libiberty-dev
   clang libclang-rt-14-dev
-  binutils gzip procps perl
+  binutils gzip procps perl time
   linux-perf
 "
 

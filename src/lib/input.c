@@ -25,6 +25,7 @@ struct input {
 	unsigned char *raw_owned;
 	bool raw_eof;
 
+	bool checked_magic;    /* the first bytes were looked at */
 	bool gzip;
 	bool gzip_stream_open;  /* inside a member: its end not yet seen */
 	z_stream zs;
@@ -118,6 +119,36 @@ static int fill_raw(struct input *in)
 	return 0;
 }
 
+/* Makes room for at least `want` more bytes of text after text_len. */
+static void reserve_text(struct input *in, size_t want)
+{
+	if (in->text_pos > 0) {
+		memmove(in->text, in->text + in->text_pos, in->text_len - in->text_pos);
+		in->text_len -= in->text_pos;
+		in->text_pos = 0;
+	}
+	in->text = fk_grow(in->text, &in->text_cap, in->text_len + want, 1);
+}
+
+/* Plain text after the first chunk: read() straight into the line buffer. */
+static int read_text_directly(struct input *in)
+{
+	reserve_text(in, READ_CHUNK);
+	for (;;) {
+		ssize_t n = read(in->fd, in->text + in->text_len, in->text_cap - in->text_len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error("cannot read %s: %s", in->name, strerror(errno));
+		if (n == 0) {
+			in->raw_eof = true;
+			return 0;
+		}
+		in->text_len += (size_t)n;
+		return 1;
+	}
+}
+
 static bool looks_like_gzip(const unsigned char *p, size_t len)
 {
 	return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
@@ -133,17 +164,6 @@ static int start_gzip(struct input *in)
 	return 0;
 }
 
-/* Makes room for at least `want` more bytes of text after text_len. */
-static void reserve_text(struct input *in, size_t want)
-{
-	if (in->text_pos > 0) {
-		memmove(in->text, in->text + in->text_pos, in->text_len - in->text_pos);
-		in->text_len -= in->text_pos;
-		in->text_pos = 0;
-	}
-	in->text = fk_grow(in->text, &in->text_cap, in->text_len + want, 1);
-}
-
 /* Appends more decoded text. Returns 1 if text grew, 0 at end, -1 on error. */
 static int fill_text(struct input *in)
 {
@@ -156,16 +176,19 @@ static int fill_text(struct input *in)
 						     in->name);
 				return 0;
 			}
+			if (in->checked_magic && !in->gzip)
+				return read_text_directly(in);
 			if (fill_raw(in) < 0)
 				return -1;
-			if (in->line_number == 0 && in->text_len == 0 && !in->gzip &&
-			    looks_like_gzip(in->raw, in->raw_len) && start_gzip(in) < 0)
-				return -1;
+			if (!in->checked_magic) {
+				in->checked_magic = true;
+				if (looks_like_gzip(in->raw, in->raw_len) && start_gzip(in) < 0)
+					return -1;
+			}
 			continue;
 		}
 		if (!in->gzip) {
-			/* Plain text: for a file we own the raw buffer, so swap roles
-			 * cheaply by copying into text (one memcpy per chunk). */
+			/* The first chunk, read to look for the gzip magic. */
 			size_t n = in->raw_len - in->raw_pos;
 			reserve_text(in, n);
 			memcpy(in->text + in->text_len, in->raw + in->raw_pos, n);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "../lib/buf.h"
 #include "../lib/xalloc.h"
 #include "../symbolize/inline.h"
@@ -251,6 +253,30 @@ static bool inline_applies(struct span mod)
 	return true;
 }
 
+/*
+ * What a frame line turns into depends only on its function text (offset
+ * already stripped), its module and whether the process is Java, so the
+ * frame ids it yields are cached under those. Real captures repeat a few
+ * thousand functions millions of times; the cache skips all the tidying.
+ * Not used when the result depends on more: --srcline reads the next line,
+ * --inline looks at the address, and --addrs prints it for unknown frames.
+ */
+struct frame_line_cache {
+	struct frame_line_slot {
+		uint64_t hash;
+		uint64_t key_offset;   /* into keys: func bytes, mod bytes */
+		uint32_t func_len, mod_len;
+		uint32_t ids_offset;   /* into ids: the group as pushed (reversed) */
+		uint32_t ids_count;
+		bool used, java;
+	} *slots;
+	size_t size, used;
+	char *keys;
+	size_t keys_len, keys_cap;
+	frame_id *ids;
+	size_t ids_len, ids_cap;
+};
+
 struct perf_state {
 	const struct perf_read_options *opt;
 	struct read_context *ctx;
@@ -271,6 +297,9 @@ struct perf_state {
 
 	struct buf func, srcline;
 	uint64_t samples;
+
+	bool use_cache;
+	struct frame_line_cache cache;
 };
 
 static void push_frame(struct perf_state *st, const char *name, size_t len)
@@ -393,6 +422,11 @@ static void clean_srcline(struct buf *out, const char *s, size_t n)
 	out->data[out->len] = '\0';
 }
 
+static bool pname_is_java(const struct perf_state *st)
+{
+	return st->pname.len >= 4 && memcmp(st->pname.data, "java", 4) == 0;
+}
+
 /* One piece of the function name split on "->", tidied and annotated. */
 static void tidy_function(struct perf_state *st, struct span piece, struct span pc,
 			  struct span mod, bool later_piece, bool *is_unknown)
@@ -452,8 +486,7 @@ static void tidy_function(struct perf_state *st, struct span piece, struct span 
 	f->data[o] = '\0';
 
 	/* Java: org/foo/Bar instead of Lorg/foo/Bar */
-	if (st->pname.len >= 4 && memcmp(st->pname.data, "java", 4) == 0 &&
-	    f->len > 0 && f->data[0] == 'L' && memchr(f->data, '/', f->len)) {
+	if (pname_is_java(st) && f->len > 0 && f->data[0] == 'L' && memchr(f->data, '/', f->len)) {
 		memmove(f->data, f->data + 1, f->len - 1);
 		f->len--;
 		f->data[f->len] = '\0';
@@ -467,6 +500,59 @@ static void tidy_function(struct perf_state *st, struct span piece, struct span 
 	} else if (opt->annotate_jit && is_jit_module(mod)) {
 		if (!find_bytes(f->data, f->len, "_[j]", 4))
 			buf__append(f, "_[j]", 4);
+	}
+}
+
+static uint64_t frame_line_hash(struct span func, struct span mod, bool java)
+{
+	uint64_t h = XXH3_64bits_withSeed(func.p, func.len, java ? 1 : 0);
+	return XXH3_64bits_withSeed(mod.p, mod.len, h);
+}
+
+/* The slot for (func, mod, java): a filled one on a hit, else the empty one to fill. */
+static struct frame_line_slot *cache_slot(struct frame_line_cache *c, uint64_t hash,
+					  struct span func, struct span mod, bool java)
+{
+	size_t mask = c->size - 1;
+	for (size_t i = hash & mask;; i = (i + 1) & mask) {
+		struct frame_line_slot *slot = &c->slots[i];
+		if (!slot->used)
+			return slot;
+		if (slot->hash == hash && slot->java == java && slot->func_len == func.len &&
+		    slot->mod_len == mod.len &&
+		    memcmp(c->keys + slot->key_offset, func.p, func.len) == 0 &&
+		    memcmp(c->keys + slot->key_offset + func.len, mod.p, mod.len) == 0)
+			return slot;
+	}
+}
+
+static void cache_fill(struct frame_line_cache *c, struct frame_line_slot *slot, uint64_t hash,
+		       struct span func, struct span mod, bool java,
+		       const frame_id *ids, size_t count)
+{
+	c->keys = fk_grow(c->keys, &c->keys_cap, c->keys_len + func.len + mod.len, 1);
+	memcpy(c->keys + c->keys_len, func.p, func.len);
+	memcpy(c->keys + c->keys_len + func.len, mod.p, mod.len);
+	c->ids = fk_grow(c->ids, &c->ids_cap, c->ids_len + count, sizeof(frame_id));
+	memcpy(c->ids + c->ids_len, ids, count * sizeof(frame_id));
+	*slot = (struct frame_line_slot){ hash, c->keys_len, (uint32_t)func.len, (uint32_t)mod.len,
+					  (uint32_t)c->ids_len, (uint32_t)count, true, java };
+	c->keys_len += func.len + mod.len;
+	c->ids_len += count;
+	if (++c->used * 2 > c->size) {
+		size_t size = c->size * 2;
+		struct frame_line_slot *slots = fk_calloc(size, sizeof(*slots));
+		for (size_t i = 0; i < c->size; i++) {
+			if (!c->slots[i].used)
+				continue;
+			size_t j = c->slots[i].hash & (size - 1);
+			while (slots[j].used)
+				j = (j + 1) & (size - 1);
+			slots[j] = c->slots[i];
+		}
+		free(c->slots);
+		c->slots = slots;
+		c->size = size;
 	}
 }
 
@@ -489,6 +575,22 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 	rawfunc = strip_offset(rawfunc);
 	if (rawfunc.len > 0 && rawfunc.p[0] == '(')
 		return 0; /* "skip process names" */
+
+	struct frame_line_slot *slot = NULL;
+	uint64_t hash = 0;
+	bool java = pname_is_java(st);
+	if (st->use_cache && !(opt->include_addrs && find_bytes(rawfunc.p, rawfunc.len, "[unknown]", 9))) {
+		hash = frame_line_hash(rawfunc, mod, java);
+		slot = cache_slot(&st->cache, hash, rawfunc, mod, java);
+		if (slot->used) {
+			st->frames = fk_grow(st->frames, &st->frames_cap, st->depth + slot->ids_count,
+					     sizeof(frame_id));
+			memcpy(st->frames + st->depth, st->cache.ids + slot->ids_offset,
+			       slot->ids_count * sizeof(frame_id));
+			st->depth += slot->ids_count;
+			return 0;
+		}
+	}
 
 	/* split /\->/: empty trailing pieces are dropped, leading ones kept */
 	struct span pieces_buf[16];
@@ -544,6 +646,9 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 		st->frames[i] = st->frames[j - 1];
 		st->frames[j - 1] = t;
 	}
+	if (slot)
+		cache_fill(&st->cache, slot, hash, rawfunc, mod, java, st->frames + group_start,
+			   st->depth - group_start);
 	if (pieces != pieces_buf)
 		free(pieces);
 	return 0;
@@ -594,6 +699,9 @@ int perf_reader__read(struct read_context *ctx, struct input *const *inputs, siz
 		buf__append(&st.event_filter, st.opt->event_filter, strlen(st.opt->event_filter));
 	if (st.opt->show_inline)
 		st.inliner = inline_resolver__new(st.opt->show_context);
+	st.use_cache = !st.opt->srcline && !st.opt->show_inline;
+	st.cache.size = 1024;
+	st.cache.slots = fk_calloc(st.cache.size, sizeof(*st.cache.slots));
 	int err = 0;
 	for (size_t i = 0; i < count && !err; i++)
 		err = read_one(&st, inputs[i]);
@@ -603,5 +711,8 @@ int perf_reader__read(struct read_context *ctx, struct input *const *inputs, siz
 	buf__free(&st.event_filter);
 	buf__free(&st.func);
 	buf__free(&st.srcline);
+	free(st.cache.slots);
+	free(st.cache.keys);
+	free(st.cache.ids);
 	return err;
 }

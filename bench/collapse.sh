@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Throughput of `flamekit collapse perf` against stackcollapse-perf.pl on the
+# same >= 200 MB perf script input, in the same run: 3 repetitions each,
+# median wall time, MB/s, peak RSS and the ratio. Then flamekit's peak RSS
+# on a 1 GB stream (memory must follow distinct stacks, not input size).
+#
+#   FLAMEGRAPH_DIR=/path/to/FlameGraph bench/collapse.sh [OPTION...]
+#
+# FLAMEGRAPH_DIR: a checkout of FlameGraph (kept outside this repository);
+# without it the Perl side is skipped. OPTIONS are passed to both tools
+# (e.g. --pid). BENCH_MB sets the input size (default 200), BENCH_REPS the
+# repetitions (default 3).
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+FLAMEKIT=$TOP/build/flamekit
+SHARED=${FLAMEKIT_SHARED:-$TOP/../shared}
+MB=${BENCH_MB:-200}
+REPS=${BENCH_REPS:-3}
+CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/flamekit-bench}
+export LC_ALL=C
+
+[[ -x $FLAMEKIT ]] || { echo "bench: build first (make)" >&2; exit 2; }
+[[ -x /usr/bin/time ]] || { echo "bench: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+sources=("$SHARED"/conformance/flamegraph-pl/example-perf-stacks.txt.gz "$SHARED"/conformance/flamegraph-pl/test/perf-*.txt)
+[[ -f ${sources[0]} ]] || { echo "bench: no $SHARED/conformance (real captures to scale up)" >&2; exit 2; }
+
+# The input: real captures concatenated again and again, each copy with its
+# PIDs moved so that copies do not merge into one process.
+mkdir -p "$CACHE"
+input=$CACHE/perf-script-${MB}MB.txt
+if [[ ! -f $input ]]; then
+	echo "bench: building $input ..." >&2
+	{
+		for f in "${sources[@]}"; do
+			case $f in *.gz) gzip -dc "$f" ;; *) cat "$f" ;; esac
+			echo
+		done
+	} > "$CACHE/one-copy.txt"
+	copy_bytes=$(stat -c %s "$CACHE/one-copy.txt")
+	copies=$(( (MB * 1000000 + copy_bytes - 1) / copy_bytes ))
+	perl -e '
+		my ($copies, $file) = @ARGV;
+		open my $in, "<", $file or die; my @lines = <$in>; close $in;
+		for my $k (0 .. $copies - 1) {
+			for (@lines) {
+				my $l = $_;
+				$l =~ s/^(\S.+?\s+)(\d+)/$1 . ($2 + $k * 100000)/e if $l =~ /^\S/ && $l !~ /^#/;
+				print $l;
+			}
+		}' "$copies" "$CACHE/one-copy.txt" > "$input.tmp"
+	mv "$input.tmp" "$input"
+fi
+bytes=$(stat -c %s "$input")
+mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
+
+# run LABEL CMD...: REPS runs; prints "median_seconds peak_rss_kb"
+measure() {
+	local times=() rss=0
+	for ((i = 0; i < REPS; i++)); do
+		/usr/bin/time -f '%e %M' -o "$CACHE/time" "$@" > "$CACHE/out" 2> /dev/null
+		read -r t m < "$CACHE/time"
+		times+=("$t")
+		(( m > rss )) && rss=$m
+	done
+	local median; median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (REPS + 1) / 2 ))p")
+	echo "$median $rss"
+}
+
+echo "input: $input ($mb MB), options: ${*:-(none)}, $REPS runs each, median"
+printf '%-22s %10s %10s %12s\n' tool seconds MB/s "peak RSS MB"
+read -r fk_t fk_rss < <(measure "$FLAMEKIT" collapse perf "$@" "$input")
+cp "$CACHE/out" "$CACHE/flamekit.out"
+printf '%-22s %10s %10.1f %12.1f\n' "flamekit collapse perf" "$fk_t" "$(awk -v m="$mb" -v t="$fk_t" 'BEGIN{print m/t}')" "$(awk -v k="$fk_rss" 'BEGIN{print k/1024}')"
+
+if [[ -n ${FLAMEGRAPH_DIR:-} && -f $FLAMEGRAPH_DIR/stackcollapse-perf.pl ]]; then
+	read -r pl_t pl_rss < <(measure perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" "$@" "$input")
+	printf '%-22s %10s %10.1f %12.1f\n' "stackcollapse-perf.pl" "$pl_t" "$(awk -v m="$mb" -v t="$pl_t" 'BEGIN{print m/t}')" "$(awk -v k="$pl_rss" 'BEGIN{print k/1024}')"
+	if cmp -s "$CACHE/out" "$CACHE/flamekit.out"; then same="identical output"; else same="OUTPUT DIFFERS"; fi
+	echo "ratio (throughput flamekit / Perl): $(awk -v a="$pl_t" -v b="$fk_t" 'BEGIN{printf "%.1fx", a/b}'), $same"
+else
+	echo "stackcollapse-perf.pl: skipped (set FLAMEGRAPH_DIR to a FlameGraph checkout)"
+fi
+
+# Memory follows distinct stacks: a 1 GB stream of the same captures.
+copies=$(( (1000000000 + bytes - 1) / bytes ))
+stream_mb=$(awk -v b="$bytes" -v c="$copies" 'BEGIN { printf "%.0f", b * c / 1e6 }')
+/usr/bin/time -f '%e %M' -o "$CACHE/time" sh -c "for i in \$(seq $copies); do cat '$input'; done | '$FLAMEKIT' collapse perf $* > '$CACHE/out'"
+read -r t m < "$CACHE/time"
+echo "memory: ${stream_mb} MB streamed through a pipe, $(wc -l < "$CACHE/out") distinct stacks: peak RSS $(awk -v k="$m" 'BEGIN{printf "%.1f", k/1024}') MB"
