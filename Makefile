@@ -9,7 +9,7 @@ CC          ?= cc
 CLANG       ?= clang
 CFLAGS      ?= -O2 -g
 STRICT      := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -DFLAMEKIT_VERSION='"$(VERSION)"'
-LIBS        := -ldw -lelf -lz -lxxhash -liberty
+LIBS        := -ldw -lelf -lz -lxxhash -liberty -pthread
 SANITIZE    ?=
 ifeq ($(SANITIZE),1)
 SANFLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

@@ -3,6 +3,7 @@
  * stacks; and the stackcollapse-perf personality, which is the same work
  * with the Perl tool's option syntax and its silent ways with bad lines.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ struct collapse_options {
 
 enum {
 	OPT_PID = 1000, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_INLINE,
-	OPT_CONTEXT, OPT_SRCLINE, OPT_EVENT_FILTER, OPT_HELP,
+	OPT_CONTEXT, OPT_SRCLINE, OPT_EVENT_FILTER, OPT_HELP, OPT_JOBS,
 };
 
 /* The options of stackcollapse-perf.pl: one table for both ways in. */
@@ -45,6 +46,7 @@ static const struct option perf_long_options[] = {
 	{ "srcline", no_argument, NULL, OPT_SRCLINE },
 	{ "event-filter", required_argument, NULL, OPT_EVENT_FILTER },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "output", required_argument, NULL, 'o' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -59,7 +61,9 @@ static const char perf_options_help[] =
 	"  --inline            expand inlined functions from the binaries' DWARF\n"
 	"  --context           with --inline, add file:line to each function\n"
 	"  --srcline           the input is `perf script -F+srcline`: add file:line\n"
-	"  --event-filter=EV   collapse samples of event EV (default: the first seen)\n";
+	"  --event-filter=EV   collapse samples of event EV (default: the first seen)\n"
+	"  -j, --jobs N        threads for one large uncompressed file (default: one\n"
+	"                      per CPU; the output is the same for any N)\n";
 
 static void collapse_usage(FILE *out)
 {
@@ -116,6 +120,17 @@ static int parse_perf_option(struct collapse_options *o, int opt)
 	case OPT_CONTEXT: p->show_context = true; break;
 	case OPT_SRCLINE: p->srcline = true; break;
 	case OPT_EVENT_FILTER: p->event_filter = optarg; break;
+	case OPT_JOBS: {
+		char *end;
+		errno = 0;
+		unsigned long n = strtoul(optarg, &end, 10);
+		if (errno || *end || end == optarg || n < 1 || n > 64) {
+			error("--jobs wants a number of threads from 1 to 64, not '%s'", optarg);
+			return -1;
+		}
+		p->jobs = (unsigned)n;
+		break;
+	}
 	default:
 		o->used_perf_option = false;
 		return -1;
@@ -195,7 +210,9 @@ int cmd_collapse(int argc, char **argv)
 	optind = 0;
 	opterr = 1;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "ho:", perf_long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "ho:j:", perf_long_options, NULL)) != -1) {
+		if (opt == 'j')
+			opt = OPT_JOBS;
 		if (opt == 'h' || opt == OPT_HELP) {
 			collapse_usage(stdout);
 			return 0;

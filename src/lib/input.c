@@ -25,6 +25,8 @@ struct input {
 	unsigned char *raw_owned;
 	bool raw_eof;
 
+	bool ranged;            /* reads [range_pos, range_end) with pread */
+	uint64_t range_pos, range_end;
 	bool checked_magic;    /* the first bytes were looked at */
 	bool gzip;
 	bool gzip_stream_open;  /* inside a member: its end not yet seen */
@@ -135,7 +137,17 @@ static int read_text_directly(struct input *in)
 {
 	reserve_text(in, READ_CHUNK);
 	for (;;) {
-		ssize_t n = read(in->fd, in->text + in->text_len, in->text_cap - in->text_len);
+		size_t room = in->text_cap - in->text_len;
+		ssize_t n;
+		if (in->ranged) {
+			if (room > in->range_end - in->range_pos)
+				room = (size_t)(in->range_end - in->range_pos);
+			n = room ? pread(in->fd, in->text + in->text_len, room, (off_t)in->range_pos) : 0;
+			if (n > 0)
+				in->range_pos += (uint64_t)n;
+		} else {
+			n = read(in->fd, in->text + in->text_len, room);
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -298,4 +310,51 @@ void input__close(struct input *in)
 	free(in->text);
 	free(in->name);
 	free(in);
+}
+
+bool input__plain_size(struct input *in, uint64_t *size)
+{
+	struct stat st;
+	unsigned char magic[2];
+	if (in->fd < 0 || in->ranged || in->checked_magic || fstat(in->fd, &st) != 0 ||
+	    !S_ISREG(st.st_mode))
+		return false;
+	if (pread(in->fd, magic, 2, 0) == 2 && looks_like_gzip(magic, 2))
+		return false;
+	*size = (uint64_t)st.st_size;
+	return true;
+}
+
+int64_t input__find_after(struct input *in, uint64_t from, const char *pattern, uint64_t limit)
+{
+	size_t plen = strlen(pattern);
+	size_t window = 1 << 16;
+	char *buf = fk_malloc(window + plen);
+	int64_t found = -1;
+	for (uint64_t pos = from; pos < from + limit;) {
+		ssize_t n = pread(in->fd, buf, window + plen, (off_t)pos);
+		if (n <= 0)
+			break;
+		const char *hit = memmem(buf, (size_t)n, pattern, plen);
+		if (hit) {
+			found = (int64_t)(pos + (uint64_t)(hit - buf) + plen);
+			break;
+		}
+		if ((size_t)n < window + plen)
+			break;
+		pos += window;
+	}
+	free(buf);
+	return found;
+}
+
+struct input *input__open_range(struct input *in, uint64_t start, uint64_t end)
+{
+	struct input *part = input_new(in->name);
+	part->fd = in->fd;
+	part->ranged = true;
+	part->range_pos = start;
+	part->range_end = end;
+	part->checked_magic = true;
+	return part;
 }

@@ -190,6 +190,29 @@ void profile__add_count(struct profile *p, const frame_id *frames, uint32_t dept
 	profile__add(p, frames, depth, 0, v);
 }
 
+void profile__merge(struct profile *dst, const struct profile *src)
+{
+	/* Map src's frame ids to dst's once, then add each stack. */
+	frame_id *map = fk_malloc((src->frame_count ? src->frame_count : 1) * sizeof(*map));
+	for (size_t id = 0; id < src->frame_count; id++) {
+		size_t len;
+		const char *name = profile__frame_name(src, (frame_id)id, &len);
+		map[id] = profile__intern(dst, name, len);
+	}
+	frame_id *frames = NULL;
+	size_t cap = 0;
+	for (size_t e = 0; e < src->entry_count; e++) {
+		struct profile_stack s;
+		profile__stack(src, e, &s);
+		frames = fk_grow(frames, &cap, s.depth ? s.depth : 1, sizeof(*frames));
+		for (uint32_t d = 0; d < s.depth; d++)
+			frames[d] = map[s.frames[d]];
+		profile__add(dst, frames, s.depth, s.slice, s.values);
+	}
+	free(frames);
+	free(map);
+}
+
 void profile__stack(const struct profile *p, size_t index, struct profile_stack *out)
 {
 	const struct entry *en = &p->entries[index];

@@ -90,6 +90,9 @@ void profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 void profile__add_count(struct profile *p, const frame_id *frames, uint32_t depth,
 			uint64_t count);
 
+/* Adds every stack of src to dst (same columns and value type). */
+void profile__merge(struct profile *dst, const struct profile *src);
+
 size_t profile__size(const struct profile *p);
 void profile__stack(const struct profile *p, size_t index, struct profile_stack *out);
 /* Entry indexes in folded-line byte order, then slice. Caller frees. */

@@ -6,6 +6,9 @@
  */
 #include "perf.h"
 
+#include <pthread.h>
+#include <unistd.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,21 +16,30 @@
 #include <xxhash.h>
 
 #include "../lib/buf.h"
+#include "../lib/error.h"
 #include "../lib/xalloc.h"
 #include "../symbolize/inline.h"
 
-/* Perl's \s, \d and \w on byte strings. */
+/* Perl's \s, \d and \w on byte strings, as a table: these run on every byte. */
+enum { CLASS_SPACE = 1, CLASS_DIGIT = 2, CLASS_WORD = 4 };
+static const unsigned char byte_class[256] = {
+	['\t'] = CLASS_SPACE, ['\n'] = CLASS_SPACE, ['\v'] = CLASS_SPACE,
+	['\f'] = CLASS_SPACE, ['\r'] = CLASS_SPACE, [' '] = CLASS_SPACE,
+	['0' ... '9'] = CLASS_DIGIT | CLASS_WORD,
+	['a' ... 'z'] = CLASS_WORD, ['A' ... 'Z'] = CLASS_WORD, ['_'] = CLASS_WORD,
+};
+
 static inline bool is_space(unsigned char c)
 {
-	return c == ' ' || (c >= '\t' && c <= '\r');
+	return byte_class[c] & CLASS_SPACE;
 }
 static inline bool is_digit(unsigned char c)
 {
-	return c >= '0' && c <= '9';
+	return byte_class[c] & CLASS_DIGIT;
 }
 static inline bool is_word(unsigned char c)
 {
-	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return byte_class[c] & CLASS_WORD;
 }
 
 struct span {
@@ -154,16 +166,20 @@ static bool match_frame(const char *s, size_t n, struct span *pc, struct span *f
 	if (!close)
 		return false;
 	size_t r = (size_t)(close - s);
+	/* the last " (" with q + 2 <= r: the last '(' before r preceded by ' ' */
 	size_t q = 0;
 	bool found = false;
-	for (size_t k = r >= 2 ? r - 2 : 0; r >= 2; k--) {
-		if (s[k] == ' ' && s[k + 1] == '(') {
-			q = k;
+	for (size_t limit = r; limit > 1;) {
+		const char *open = memrchr(s + 1, '(', limit - 1);
+		if (!open)
+			break;
+		size_t k = (size_t)(open - s);
+		if (s[k - 1] == ' ') {
+			q = k - 1;
 			found = true;
 			break;
 		}
-		if (k == 0)
-			break;
+		limit = k;
 	}
 	if (!found)
 		return false;
@@ -300,7 +316,31 @@ struct perf_state {
 
 	bool use_cache;
 	struct frame_line_cache cache;
+
+	struct chunk_log *log;  /* a parallel part: keep messages for later */
 };
+
+/*
+ * What one part of a split file would have printed, kept until the parts
+ * before it are done, then printed in stream order with absolute line
+ * numbers (see read_parallel).
+ */
+struct chunk_log {
+	struct buf text;                /* the bad lines, back to back */
+	struct logged_line {
+		uint64_t line;
+		size_t offset, len;
+	} *lines;
+	size_t count, cap;
+	uint64_t bad_lines;             /* all of them; only some may be kept */
+	bool skipped_event;             /* the "Filtering for events" warning */
+	size_t skipped_event_at;        /* ... came after this many kept lines */
+	struct buf skipped_event_name;
+	uint64_t line_count;
+};
+
+/* Bad lines kept per part in flamekit mode, where only the first few are shown. */
+#define CHUNK_LINES_KEPT 8
 
 static void push_frame(struct perf_state *st, const char *name, size_t len)
 {
@@ -353,6 +393,11 @@ static uint64_t parse_u64(struct span s)
 	return v;
 }
 
+static void print_skipped_event(const char *event, size_t len)
+{
+	fprintf(stderr, "Filtering for events of type: %.*s\n", (int)len, event);
+}
+
 static void handle_header(struct perf_state *st, const char *line, size_t len,
 			  struct span comm, struct span pid, struct span tid)
 {
@@ -369,8 +414,13 @@ static void handle_header(struct perf_state *st, const char *line, size_t len,
 			   memcmp(event.p, st->event_filter.data, event.len) != 0) {
 			if (st->event_defaulted && !st->event_warned) {
 				/* The Perl tool names the event it skips, not the one it keeps. */
-				fprintf(stderr, "Filtering for events of type: %.*s\n",
-					(int)event.len, event.p);
+				if (st->log) {
+					st->log->skipped_event = true;
+					st->log->skipped_event_at = st->log->count;
+					buf__append(&st->log->skipped_event_name, event.p, event.len);
+				} else {
+					print_skipped_event(event.p, event.len);
+				}
 				st->event_warned = true;
 			}
 			return;
@@ -505,8 +555,13 @@ static void tidy_function(struct perf_state *st, struct span piece, struct span 
 
 static uint64_t frame_line_hash(struct span func, struct span mod, bool java)
 {
-	uint64_t h = XXH3_64bits_withSeed(func.p, func.len, java ? 1 : 0);
-	return XXH3_64bits_withSeed(mod.p, mod.len, h);
+	/* One hash call: the module enters by its length and its last bytes,
+	 * which tell modules apart well; slots compare the full key anyway. */
+	uint64_t tail = 0;
+	memcpy(&tail, mod.p + (mod.len > 8 ? mod.len - 8 : 0), mod.len < 8 ? mod.len : 8);
+	uint64_t h = XXH3_64bits_withSeed(func.p, func.len, tail ^ ((uint64_t)mod.len << 1) ^ java);
+	h ^= h >> 29;
+	return h * 0xbf58476d1ce4e5b9ull;
 }
 
 /* The slot for (func, mod, java): a filled one on a hit, else the empty one to fill. */
@@ -654,6 +709,35 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 	return 0;
 }
 
+static const char expected_perf_line[] =
+	"a sample header \"COMM PID ... EVENT:\" or a frame \"ADDR SYMBOL (MODULE)\"";
+
+static void print_bad_line(struct read_context *ctx, const char *name, uint64_t lineno,
+			   const char *line, size_t len)
+{
+	if (ctx->perl_mode)
+		fprintf(stderr, "Unrecognized line: %.*s at stackcollapse-perf.pl line 429, "
+			"<> line %llu.\n", (int)len, line, (unsigned long long)lineno);
+	else
+		read_context__bad_line_at(ctx, name, lineno, line, len, expected_perf_line);
+}
+
+static void report_bad_line(struct perf_state *st, struct input *in, const char *line,
+			    size_t len)
+{
+	struct chunk_log *log = st->log;
+	if (!log) {
+		print_bad_line(st->ctx, input__name(in), input__line_number(in), line, len);
+		return;
+	}
+	log->bad_lines++;
+	if (!st->ctx->perl_mode && log->count >= CHUNK_LINES_KEPT)
+		return;
+	log->lines = fk_grow(log->lines, &log->cap, log->count + 1, sizeof(*log->lines));
+	log->lines[log->count++] = (struct logged_line){ input__line_number(in), log->text.len, len };
+	buf__append(&log->text, line, len);
+}
+
 static int read_one(struct perf_state *st, struct input *in)
 {
 	const char *line;
@@ -674,45 +758,208 @@ static int read_one(struct perf_state *st, struct input *in)
 				continue; /* "ignore filtered samples" */
 			if (handle_frame(st, in, a, b, c) < 0)
 				return -1;
-		} else if (st->ctx->perl_mode) {
-			fprintf(stderr, "Unrecognized line: %.*s at stackcollapse-perf.pl line 429, "
-				"<> line %llu.\n", (int)len, line,
-				(unsigned long long)input__line_number(in));
 		} else {
-			read_context__bad_line(st->ctx, in, line, len,
-					       "a sample header \"COMM PID ... EVENT:\" or a frame "
-					       "\"ADDR SYMBOL (MODULE)\"");
+			report_bad_line(st, in, line, len);
 		}
 	}
+	if (st->log)
+		st->log->line_count = input__line_number(in);
 	return r;
+}
+
+static void perf_state_init(struct perf_state *st, struct read_context *ctx,
+			    struct profile *profile, const char *event_filter)
+{
+	static const struct perf_read_options defaults;
+	memset(st, 0, sizeof(*st));
+	st->opt = ctx->options ? ctx->options : &defaults;
+	st->ctx = ctx;
+	st->profile = profile;
+	if (event_filter && event_filter[0])
+		buf__append(&st->event_filter, event_filter, strlen(event_filter));
+	if (st->opt->show_inline)
+		st->inliner = inline_resolver__new(st->opt->show_context);
+	st->use_cache = !st->opt->srcline && !st->opt->show_inline;
+	st->cache.size = 1024;
+	st->cache.slots = fk_calloc(st->cache.size, sizeof(*st->cache.slots));
+}
+
+static void perf_state_release(struct perf_state *st)
+{
+	inline_resolver__free(st->inliner);
+	free(st->frames);
+	buf__free(&st->pname);
+	buf__free(&st->event_filter);
+	buf__free(&st->func);
+	buf__free(&st->srcline);
+	free(st->cache.slots);
+	free(st->cache.keys);
+	free(st->cache.ids);
+}
+
+/*
+ * Reading a large file in parallel parts.
+ *
+ * The Perl tool reads one stream, so a part must start where the stream
+ * carries no state. After a blank line it carries none: the sample ends,
+ * $pname is undefined and the stack empty (a comm has at least two
+ * characters, so a defined $pname is always true and always reset there).
+ * The one exception is the event filter, fixed by the first event seen: it
+ * is found by a scan from the start and given to every part. Messages of
+ * each part are kept and printed after the parts before it, with line
+ * numbers counted from the start of the file, so stderr reads as it would.
+ * --srcline (a blank line can be a source line) and --inline stay serial.
+ */
+#define MIN_PART_BYTES (32u << 20)
+#define MAX_PARTS 8
+
+struct part {
+	pthread_t thread;
+	struct perf_state st;
+	struct input *in;
+	struct chunk_log log;
+	struct profile *profile;
+	int err;
+};
+
+static void *read_part(void *arg)
+{
+	struct part *part = arg;
+	part->err = read_one(&part->st, part->in);
+	return NULL;
+}
+
+/* The first event type in the file, as the serial reader would fix it. */
+static bool find_first_event(struct input *file, uint64_t size, struct buf *event)
+{
+	struct input *in = input__open_range(file, 0, size);
+	const char *line;
+	size_t len;
+	bool found = false;
+	while (!found && input__next_line(in, &line, &len) > 0) {
+		struct span comm, pid, tid, period, ev;
+		if (len == 0 || line[0] == '#' || !match_header(line, len, &comm, &pid, &tid))
+			continue;
+		if (match_event(line, len, &period, &ev)) {
+			buf__append(event, ev.p, ev.len);
+			found = true;
+		}
+	}
+	input__close(in);
+	return found;
+}
+
+static unsigned parts_for(const struct perf_read_options *opt, uint64_t size)
+{
+	if (opt->srcline || opt->show_inline)
+		return 1;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned parts = opt->jobs ? opt->jobs : (cpus > 0 ? (unsigned)cpus : 1);
+	if (parts > MAX_PARTS)
+		parts = MAX_PARTS;
+	if (size / MIN_PART_BYTES < parts)
+		parts = (unsigned)(size / MIN_PART_BYTES);
+	return parts ? parts : 1;
+}
+
+static int read_parallel(struct read_context *ctx, struct input *file, uint64_t size,
+			 unsigned nparts, struct profile *profile)
+{
+	const struct perf_read_options *opt = ctx->options;
+	uint64_t bounds[MAX_PARTS + 1];
+	unsigned n = 0;
+	bounds[n++] = 0;
+	for (unsigned i = 1; i < nparts; i++) {
+		int64_t at = input__find_after(file, size / nparts * i, "\n\n", 8u << 20);
+		if (at > 0 && (uint64_t)at > bounds[n - 1] && (uint64_t)at < size)
+			bounds[n++] = (uint64_t)at;
+	}
+	bounds[n] = size;
+
+	struct buf event = BUF_INIT;
+	bool defaulted = !(opt->event_filter && opt->event_filter[0]);
+	if (defaulted)
+		find_first_event(file, size, &event);
+	else
+		buf__append(&event, opt->event_filter, strlen(opt->event_filter));
+
+	struct part *parts = fk_calloc(n, sizeof(*parts));
+	unsigned started = 0;
+	int err = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct part *pt = &parts[i];
+		pt->profile = profile__new(profile__columns(profile), profile__value_type(profile));
+		perf_state_init(&pt->st, ctx, pt->profile, event.data);
+		pt->st.event_defaulted = defaulted && event.len > 0;
+		pt->st.log = &pt->log;
+		pt->in = input__open_range(file, bounds[i], bounds[i + 1]);
+		if (i > 0 && pthread_create(&pt->thread, NULL, read_part, pt) != 0) {
+			err = -1;
+			break;
+		}
+		started = i + 1;
+	}
+	if (!err)
+		read_part(&parts[0]); /* the first part on this thread */
+	for (unsigned i = 1; i < started; i++)
+		pthread_join(parts[i].thread, NULL);
+	if (err)
+		error("cannot start a thread to read %s", input__name(file));
+
+	bool warned = false;
+	uint64_t line_offset = 0;
+	for (unsigned i = 0; i < n && !err; i++) {
+		struct part *pt = &parts[i];
+		if (pt->err) {
+			err = -1;
+			break;
+		}
+		profile__merge(profile, pt->profile);
+		struct chunk_log *log = &pt->log;
+		for (size_t k = 0; k <= log->count; k++) {
+			if (log->skipped_event && !warned && log->skipped_event_at == k) {
+				print_skipped_event(log->skipped_event_name.data, log->skipped_event_name.len);
+				warned = true;
+			}
+			if (k < log->count)
+				print_bad_line(ctx, input__name(file), line_offset + log->lines[k].line,
+					       log->text.data + log->lines[k].offset, log->lines[k].len);
+		}
+		ctx->bad_lines += log->bad_lines - log->count;
+		line_offset += log->line_count;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct part *pt = &parts[i];
+		perf_state_release(&pt->st);
+		if (pt->in)
+			input__close(pt->in);
+		profile__free(pt->profile);
+		buf__free(&pt->log.text);
+		buf__free(&pt->log.skipped_event_name);
+		free(pt->log.lines);
+	}
+	free(parts);
+	buf__free(&event);
+	return err;
 }
 
 int perf_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
 		      struct profile *profile)
 {
 	static const struct perf_read_options defaults;
-	struct perf_state st = { 0 };
-	st.opt = ctx->options ? ctx->options : &defaults;
-	st.ctx = ctx;
-	st.profile = profile;
-	if (st.opt->event_filter && st.opt->event_filter[0])
-		buf__append(&st.event_filter, st.opt->event_filter, strlen(st.opt->event_filter));
-	if (st.opt->show_inline)
-		st.inliner = inline_resolver__new(st.opt->show_context);
-	st.use_cache = !st.opt->srcline && !st.opt->show_inline;
-	st.cache.size = 1024;
-	st.cache.slots = fk_calloc(st.cache.size, sizeof(*st.cache.slots));
+	if (!ctx->options)
+		ctx->options = &defaults;
+	uint64_t size;
+	unsigned nparts;
+	if (count == 1 && input__plain_size(inputs[0], &size) &&
+	    (nparts = parts_for(ctx->options, size)) > 1)
+		return read_parallel(ctx, inputs[0], size, nparts, profile);
+
+	struct perf_state st;
+	perf_state_init(&st, ctx, profile, ((const struct perf_read_options *)ctx->options)->event_filter);
 	int err = 0;
 	for (size_t i = 0; i < count && !err; i++)
 		err = read_one(&st, inputs[i]);
-	inline_resolver__free(st.inliner);
-	free(st.frames);
-	buf__free(&st.pname);
-	buf__free(&st.event_filter);
-	buf__free(&st.func);
-	buf__free(&st.srcline);
-	free(st.cache.slots);
-	free(st.cache.keys);
-	free(st.cache.ids);
+	perf_state_release(&st);
 	return err;
 }

@@ -42,6 +42,10 @@ struct reader {
  * "flamekit: FILE:LINE: expected ..., got "..."" (not in Perl mode). */
 void read_context__bad_line(struct read_context *ctx, const struct input *in,
 			    const char *line, size_t len, const char *expected);
+/* The same, for a line known by input name and number. */
+void read_context__bad_line_at(struct read_context *ctx, const char *input_name,
+			       uint64_t line_number, const char *line, size_t len,
+			       const char *expected);
 /* Prints "skipped N lines ..." if any were skipped (not in Perl mode). */
 void read_context__summary(const struct read_context *ctx);
 void read_context__release(struct read_context *ctx);

@@ -29,17 +29,24 @@ const struct reader *reader__find(const char *name)
 void read_context__bad_line(struct read_context *ctx, const struct input *in,
 			    const char *line, size_t len, const char *expected)
 {
+	read_context__bad_line_at(ctx, input__name(in), input__line_number(in), line, len,
+				  expected);
+}
+
+void read_context__bad_line_at(struct read_context *ctx, const char *input_name,
+			       uint64_t line_number, const char *line, size_t len,
+			       const char *expected)
+{
 	ctx->bad_lines++;
 	if (ctx->bad_lines == 1) {
-		ctx->first_bad_input = fk_strdup(input__name(in));
-		ctx->first_bad_line = input__line_number(in);
+		ctx->first_bad_input = fk_strdup(input_name);
+		ctx->first_bad_line = line_number;
 	}
 	if (ctx->perl_mode || ctx->bad_lines > BAD_LINES_SHOWN)
 		return;
 	char quoted[120];
-	error("%s:%llu: expected %s, got \"%s\"", input__name(in),
-	      (unsigned long long)input__line_number(in), expected,
-	      quote_for_message(quoted, sizeof(quoted), line, len));
+	error("%s:%llu: expected %s, got \"%s\"", input_name, (unsigned long long)line_number,
+	      expected, quote_for_message(quoted, sizeof(quoted), line, len));
 }
 
 void read_context__summary(const struct read_context *ctx)
