@@ -70,23 +70,32 @@ measure() {
 }
 
 echo "input: $input ($mb MB), options: ${*:-(none)}, $REPS runs each, median"
-printf '%-22s %10s %10s %12s\n' tool seconds MB/s "peak RSS MB"
+printf '%-26s %10s %10s %12s\n' tool seconds MB/s "peak RSS MB"
+row() { # label seconds rss_kb
+	printf '%-26s %10s %10.1f %12.1f\n' "$1" "$2" "$(awk -v m="$mb" -v t="$2" 'BEGIN{print m/t}')" "$(awk -v k="$3" 'BEGIN{print k/1024}')"
+}
+cpus=$(nproc)
+read -r fk1_t fk1_rss < <(measure "$FLAMEKIT" collapse perf -j 1 "$@" "$input")
+cp "$CACHE/out" "$CACHE/flamekit-1.out"
+row "flamekit, 1 thread" "$fk1_t" "$fk1_rss"
 read -r fk_t fk_rss < <(measure "$FLAMEKIT" collapse perf "$@" "$input")
 cp "$CACHE/out" "$CACHE/flamekit.out"
-printf '%-22s %10s %10.1f %12.1f\n' "flamekit collapse perf" "$fk_t" "$(awk -v m="$mb" -v t="$fk_t" 'BEGIN{print m/t}')" "$(awk -v k="$fk_rss" 'BEGIN{print k/1024}')"
+row "flamekit, $cpus threads" "$fk_t" "$fk_rss"
 
 if [[ -n ${FLAMEGRAPH_DIR:-} && -f $FLAMEGRAPH_DIR/stackcollapse-perf.pl ]]; then
 	read -r pl_t pl_rss < <(measure perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" "$@" "$input")
-	printf '%-22s %10s %10.1f %12.1f\n' "stackcollapse-perf.pl" "$pl_t" "$(awk -v m="$mb" -v t="$pl_t" 'BEGIN{print m/t}')" "$(awk -v k="$pl_rss" 'BEGIN{print k/1024}')"
-	if cmp -s "$CACHE/out" "$CACHE/flamekit.out"; then same="identical output"; else same="OUTPUT DIFFERS"; fi
-	echo "ratio (throughput flamekit / Perl): $(awk -v a="$pl_t" -v b="$fk_t" 'BEGIN{printf "%.1fx", a/b}'), $same"
+	row "stackcollapse-perf.pl" "$pl_t" "$pl_rss"
+	same="identical output"
+	cmp -s "$CACHE/out" "$CACHE/flamekit.out" && cmp -s "$CACHE/out" "$CACHE/flamekit-1.out" || same="OUTPUT DIFFERS"
+	echo "ratio (throughput flamekit / Perl): 1 thread $(awk -v a="$pl_t" -v b="$fk1_t" 'BEGIN{printf "%.1fx", a/b}'), $cpus threads $(awk -v a="$pl_t" -v b="$fk_t" 'BEGIN{printf "%.1fx", a/b}'); $same"
 else
 	echo "stackcollapse-perf.pl: skipped (set FLAMEGRAPH_DIR to a FlameGraph checkout)"
 fi
 
-# Memory follows distinct stacks: a 1 GB stream of the same captures.
+# Memory follows distinct stacks, not input size: a 1 GB stream of the same
+# captures, with --pid so that every copy's stacks stay distinct.
 copies=$(( (1000000000 + bytes - 1) / bytes ))
 stream_mb=$(awk -v b="$bytes" -v c="$copies" 'BEGIN { printf "%.0f", b * c / 1e6 }')
-/usr/bin/time -f '%e %M' -o "$CACHE/time" sh -c "for i in \$(seq $copies); do cat '$input'; done | '$FLAMEKIT' collapse perf $* > '$CACHE/out' 2> /dev/null"
+/usr/bin/time -f '%e %M' -o "$CACHE/time" sh -c "for i in \$(seq $copies); do cat '$input'; done | '$FLAMEKIT' collapse perf --pid > '$CACHE/out' 2> /dev/null"
 read -r t m < "$CACHE/time"
-echo "memory: ${stream_mb} MB streamed through a pipe, $(wc -l < "$CACHE/out") distinct stacks: peak RSS $(awk -v k="$m" 'BEGIN{printf "%.1f", k/1024}') MB"
+echo "memory: ${stream_mb} MB streamed through a pipe (--pid), $(wc -l < "$CACHE/out") distinct stacks: peak RSS $(awk -v k="$m" 'BEGIN{printf "%.1f", k/1024}') MB"

@@ -12,7 +12,7 @@
 #include "error.h"
 #include "xalloc.h"
 
-#define READ_CHUNK (1u << 20)
+#define READ_CHUNK (256u << 10)
 
 struct input {
 	char *name;
