@@ -5,6 +5,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "../lib/index_table.h"
 #include "../lib/xalloc.h"
 
 struct frame {
@@ -28,16 +29,14 @@ struct profile {
 	size_t names_len, names_cap;
 	struct frame *frames;
 	size_t frame_count, frames_cap;
-	uint32_t *frame_table;       /* open addressing: frame id + 1, 0 = empty */
-	size_t frame_table_size;     /* a power of two */
+	struct index_table frame_index;
 
 	frame_id *stack_frames;      /* the frames of every entry, back to back */
 	size_t stack_frames_len, stack_frames_cap;
 	struct entry *entries;
 	union profile_value *values; /* columns per entry */
 	size_t entry_count, entries_cap, values_cap;
-	uint32_t *entry_table;       /* open addressing: entry index + 1 */
-	size_t entry_table_size;
+	struct index_table entry_index;
 };
 
 struct profile *profile__new(unsigned columns, enum profile_value_type type)
@@ -45,10 +44,8 @@ struct profile *profile__new(unsigned columns, enum profile_value_type type)
 	struct profile *p = fk_calloc(1, sizeof(*p));
 	p->columns = columns >= 1 && columns <= PROFILE_MAX_COLUMNS ? columns : 1;
 	p->type = type;
-	p->frame_table_size = 1024;
-	p->frame_table = fk_calloc(p->frame_table_size, sizeof(uint32_t));
-	p->entry_table_size = 1024;
-	p->entry_table = fk_calloc(p->entry_table_size, sizeof(uint32_t));
+	index_table__init(&p->frame_index, 1024);
+	index_table__init(&p->entry_index, 1024);
 	return p;
 }
 
@@ -58,11 +55,11 @@ void profile__free(struct profile *p)
 		return;
 	free(p->names);
 	free(p->frames);
-	free(p->frame_table);
+	index_table__release(&p->frame_index);
 	free(p->stack_frames);
 	free(p->entries);
 	free(p->values);
-	free(p->entry_table);
+	index_table__release(&p->entry_index);
 	free(p);
 }
 
@@ -71,31 +68,21 @@ enum profile_value_type profile__value_type(const struct profile *p) { return p-
 size_t profile__frame_count(const struct profile *p) { return p->frame_count; }
 size_t profile__size(const struct profile *p) { return p->entry_count; }
 
-static void grow_frame_table(struct profile *p)
+static uint64_t frame_hash_of(const void *frames, size_t id)
 {
-	size_t size = p->frame_table_size * 2;
-	uint32_t *table = fk_calloc(size, sizeof(uint32_t));
-	for (size_t id = 0; id < p->frame_count; id++) {
-		size_t i = p->frames[id].hash & (size - 1);
-		while (table[i])
-			i = (i + 1) & (size - 1);
-		table[i] = (uint32_t)id + 1;
-	}
-	free(p->frame_table);
-	p->frame_table = table;
-	p->frame_table_size = size;
+	return ((const struct frame *)frames)[id].hash;
 }
 
 frame_id profile__intern(struct profile *p, const char *name, size_t len)
 {
 	uint32_t hash = (uint32_t)XXH3_64bits(name, len);
-	size_t mask = p->frame_table_size - 1;
-	size_t i = hash & mask;
-	for (uint32_t slot; (slot = p->frame_table[i]) != 0; i = (i + 1) & mask) {
-		const struct frame *f = &p->frames[slot - 1];
+	size_t slot = index_table__first(&p->frame_index, hash);
+	for (uint32_t at; (at = p->frame_index.slots[slot]) != 0;
+	     slot = index_table__next(&p->frame_index, slot)) {
+		const struct frame *f = &p->frames[at - 1];
 		if (f->hash == hash && f->name_len == len &&
 		    memcmp(p->names + f->name_offset, name, len) == 0)
-			return slot - 1;
+			return at - 1;
 	}
 	frame_id id = (frame_id)p->frame_count;
 	p->frames = fk_grow(p->frames, &p->frames_cap, p->frame_count + 1, sizeof(*p->frames));
@@ -105,9 +92,7 @@ frame_id profile__intern(struct profile *p, const char *name, size_t len)
 	p->frames[id] = (struct frame){ p->names_len, (uint32_t)len, hash };
 	p->names_len += len + 1;
 	p->frame_count++;
-	p->frame_table[i] = id + 1;
-	if (p->frame_count * 2 > p->frame_table_size)
-		grow_frame_table(p);
+	index_table__insert(&p->frame_index, slot, id, frame_hash_of, p->frames);
 	return id;
 }
 
@@ -122,38 +107,28 @@ static uint64_t stack_hash(const frame_id *frames, uint32_t depth, uint32_t slic
 	return XXH3_64bits_withSeed(frames, depth * sizeof(frame_id), slice);
 }
 
-static void grow_entry_table(struct profile *p)
+static uint64_t entry_hash_of(const void *entries, size_t index)
 {
-	size_t size = p->entry_table_size * 2;
-	uint32_t *table = fk_calloc(size, sizeof(uint32_t));
-	for (size_t e = 0; e < p->entry_count; e++) {
-		size_t i = p->entries[e].hash & (size - 1);
-		while (table[i])
-			i = (i + 1) & (size - 1);
-		table[i] = (uint32_t)e + 1;
-	}
-	free(p->entry_table);
-	p->entry_table = table;
-	p->entry_table_size = size;
+	return ((const struct entry *)entries)[index].hash;
 }
 
 void profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 		  uint32_t slice, const union profile_value *values)
 {
 	uint64_t hash = stack_hash(frames, depth, slice);
-	size_t mask = p->entry_table_size - 1;
-	size_t i = hash & mask;
-	size_t e;
-	uint32_t slot;
-	for (; (slot = p->entry_table[i]) != 0; i = (i + 1) & mask) {
-		const struct entry *en = &p->entries[slot - 1];
+	size_t slot = index_table__first(&p->entry_index, hash);
+	uint32_t at;
+	for (; (at = p->entry_index.slots[slot]) != 0;
+	     slot = index_table__next(&p->entry_index, slot)) {
+		const struct entry *en = &p->entries[at - 1];
 		if (en->hash == hash && en->depth == depth && en->slice == slice &&
 		    memcmp(p->stack_frames + en->frames_offset, frames,
 			   depth * sizeof(frame_id)) == 0)
 			break;
 	}
-	if (slot) {
-		e = slot - 1;
+	size_t e;
+	if (at) {
+		e = at - 1;
 	} else {
 		e = p->entry_count;
 		p->entries = fk_grow(p->entries, &p->entries_cap, e + 1, sizeof(*p->entries));
@@ -168,9 +143,7 @@ void profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 		p->stack_frames_len += depth;
 		memset(p->values + e * p->columns, 0, p->columns * sizeof(*p->values));
 		p->entry_count++;
-		p->entry_table[i] = (uint32_t)e + 1;
-		if (p->entry_count * 2 > p->entry_table_size)
-			grow_entry_table(p);
+		index_table__insert(&p->entry_index, slot, e, entry_hash_of, p->entries);
 	}
 	union profile_value *v = p->values + e * p->columns;
 	for (unsigned c = 0; c < p->columns; c++) {

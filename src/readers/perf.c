@@ -17,6 +17,7 @@
 
 #include "../lib/buf.h"
 #include "../lib/error.h"
+#include "../lib/index_table.h"
 #include "../lib/xalloc.h"
 #include "../symbolize/inline.h"
 
@@ -278,15 +279,16 @@ static bool inline_applies(struct span mod)
  * --inline looks at the address, and --addrs prints it for unknown frames.
  */
 struct frame_line_cache {
-	struct frame_line_slot {
+	struct frame_line {
 		uint64_t hash;
 		uint64_t key_offset;   /* into keys: func bytes, mod bytes */
 		uint32_t func_len, mod_len;
 		uint32_t ids_offset;   /* into ids: the group as pushed (reversed) */
 		uint32_t ids_count;
-		bool used, java;
-	} *slots;
-	size_t size, used;
+		bool java;
+	} *lines;
+	size_t count, cap;
+	struct index_table index;
 	char *keys;
 	size_t keys_len, keys_cap;
 	frame_id *ids;
@@ -564,51 +566,45 @@ static uint64_t frame_line_hash(struct span func, struct span mod, bool java)
 	return h * 0xbf58476d1ce4e5b9ull;
 }
 
-/* The slot for (func, mod, java): a filled one on a hit, else the empty one to fill. */
-static struct frame_line_slot *cache_slot(struct frame_line_cache *c, uint64_t hash,
-					  struct span func, struct span mod, bool java)
+static uint64_t frame_line_hash_of(const void *lines, size_t index)
 {
-	size_t mask = c->size - 1;
-	for (size_t i = hash & mask;; i = (i + 1) & mask) {
-		struct frame_line_slot *slot = &c->slots[i];
-		if (!slot->used)
-			return slot;
-		if (slot->hash == hash && slot->java == java && slot->func_len == func.len &&
-		    slot->mod_len == mod.len &&
-		    memcmp(c->keys + slot->key_offset, func.p, func.len) == 0 &&
-		    memcmp(c->keys + slot->key_offset + func.len, mod.p, mod.len) == 0)
-			return slot;
-	}
+	return ((const struct frame_line *)lines)[index].hash;
 }
 
-static void cache_fill(struct frame_line_cache *c, struct frame_line_slot *slot, uint64_t hash,
-		       struct span func, struct span mod, bool java,
-		       const frame_id *ids, size_t count)
+/* The cached line for (func, mod, java), or NULL and *slot where it goes. */
+static const struct frame_line *cache_find(const struct frame_line_cache *c, uint64_t hash,
+					   struct span func, struct span mod, bool java,
+					   size_t *slot)
+{
+	size_t i = index_table__first(&c->index, hash);
+	for (uint32_t at; (at = c->index.slots[i]) != 0; i = index_table__next(&c->index, i)) {
+		const struct frame_line *l = &c->lines[at - 1];
+		if (l->hash == hash && l->java == java && l->func_len == func.len &&
+		    l->mod_len == mod.len &&
+		    memcmp(c->keys + l->key_offset, func.p, func.len) == 0 &&
+		    memcmp(c->keys + l->key_offset + func.len, mod.p, mod.len) == 0)
+			return l;
+	}
+	*slot = i;
+	return NULL;
+}
+
+static void cache_add(struct frame_line_cache *c, size_t slot, uint64_t hash,
+		      struct span func, struct span mod, bool java,
+		      const frame_id *ids, size_t count)
 {
 	c->keys = fk_grow(c->keys, &c->keys_cap, c->keys_len + func.len + mod.len, 1);
 	memcpy(c->keys + c->keys_len, func.p, func.len);
 	memcpy(c->keys + c->keys_len + func.len, mod.p, mod.len);
 	c->ids = fk_grow(c->ids, &c->ids_cap, c->ids_len + count, sizeof(frame_id));
 	memcpy(c->ids + c->ids_len, ids, count * sizeof(frame_id));
-	*slot = (struct frame_line_slot){ hash, c->keys_len, (uint32_t)func.len, (uint32_t)mod.len,
-					  (uint32_t)c->ids_len, (uint32_t)count, true, java };
+	c->lines = fk_grow(c->lines, &c->cap, c->count + 1, sizeof(*c->lines));
+	c->lines[c->count] = (struct frame_line){ hash, c->keys_len, (uint32_t)func.len,
+						  (uint32_t)mod.len, (uint32_t)c->ids_len,
+						  (uint32_t)count, java };
 	c->keys_len += func.len + mod.len;
 	c->ids_len += count;
-	if (++c->used * 2 > c->size) {
-		size_t size = c->size * 2;
-		struct frame_line_slot *slots = fk_calloc(size, sizeof(*slots));
-		for (size_t i = 0; i < c->size; i++) {
-			if (!c->slots[i].used)
-				continue;
-			size_t j = c->slots[i].hash & (size - 1);
-			while (slots[j].used)
-				j = (j + 1) & (size - 1);
-			slots[j] = c->slots[i];
-		}
-		free(c->slots);
-		c->slots = slots;
-		c->size = size;
-	}
+	index_table__insert(&c->index, slot, c->count++, frame_line_hash_of, c->lines);
 }
 
 static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
@@ -631,18 +627,20 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 	if (rawfunc.len > 0 && rawfunc.p[0] == '(')
 		return 0; /* "skip process names" */
 
-	struct frame_line_slot *slot = NULL;
+	bool cacheable = st->use_cache &&
+			 !(opt->include_addrs && find_bytes(rawfunc.p, rawfunc.len, "[unknown]", 9));
+	size_t slot = 0;
 	uint64_t hash = 0;
 	bool java = pname_is_java(st);
-	if (st->use_cache && !(opt->include_addrs && find_bytes(rawfunc.p, rawfunc.len, "[unknown]", 9))) {
+	if (cacheable) {
 		hash = frame_line_hash(rawfunc, mod, java);
-		slot = cache_slot(&st->cache, hash, rawfunc, mod, java);
-		if (slot->used) {
-			st->frames = fk_grow(st->frames, &st->frames_cap, st->depth + slot->ids_count,
+		const struct frame_line *hit = cache_find(&st->cache, hash, rawfunc, mod, java, &slot);
+		if (hit) {
+			st->frames = fk_grow(st->frames, &st->frames_cap, st->depth + hit->ids_count,
 					     sizeof(frame_id));
-			memcpy(st->frames + st->depth, st->cache.ids + slot->ids_offset,
-			       slot->ids_count * sizeof(frame_id));
-			st->depth += slot->ids_count;
+			memcpy(st->frames + st->depth, st->cache.ids + hit->ids_offset,
+			       hit->ids_count * sizeof(frame_id));
+			st->depth += hit->ids_count;
 			return 0;
 		}
 	}
@@ -701,9 +699,9 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 		st->frames[i] = st->frames[j - 1];
 		st->frames[j - 1] = t;
 	}
-	if (slot)
-		cache_fill(&st->cache, slot, hash, rawfunc, mod, java, st->frames + group_start,
-			   st->depth - group_start);
+	if (cacheable)
+		cache_add(&st->cache, slot, hash, rawfunc, mod, java, st->frames + group_start,
+			  st->depth - group_start);
 	if (pieces != pieces_buf)
 		free(pieces);
 	return 0;
@@ -780,8 +778,7 @@ static void perf_state_init(struct perf_state *st, struct read_context *ctx,
 	if (st->opt->show_inline)
 		st->inliner = inline_resolver__new(st->opt->show_context);
 	st->use_cache = !st->opt->srcline && !st->opt->show_inline;
-	st->cache.size = 1024;
-	st->cache.slots = fk_calloc(st->cache.size, sizeof(*st->cache.slots));
+	index_table__init(&st->cache.index, 1024);
 }
 
 static void perf_state_release(struct perf_state *st)
@@ -792,7 +789,8 @@ static void perf_state_release(struct perf_state *st)
 	buf__free(&st->event_filter);
 	buf__free(&st->func);
 	buf__free(&st->srcline);
-	free(st->cache.slots);
+	index_table__release(&st->cache.index);
+	free(st->cache.lines);
 	free(st->cache.keys);
 	free(st->cache.ids);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "../lib/index_table.h"
 #include "../lib/xalloc.h"
 
 struct module {
@@ -18,7 +19,7 @@ struct module {
 };
 
 struct cached {
-	uint64_t key;        /* hash of module path and pc */
+	uint64_t hash;       /* of module path and pc */
 	char *module;
 	uint64_t pc;
 	char *result;
@@ -28,8 +29,9 @@ struct inline_resolver {
 	bool with_context;
 	struct module *modules;
 	size_t module_count, modules_cap;
-	struct cached *cache;   /* open addressing on key */
-	size_t cache_size, cache_used;
+	struct cached *cache;
+	size_t cache_count, cache_cap;
+	struct index_table cache_index;
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -41,8 +43,7 @@ struct inline_resolver *inline_resolver__new(bool with_context)
 {
 	struct inline_resolver *r = fk_calloc(1, sizeof(*r));
 	r->with_context = with_context;
-	r->cache_size = 256;
-	r->cache = fk_calloc(r->cache_size, sizeof(*r->cache));
+	index_table__init(&r->cache_index, 256);
 	return r;
 }
 
@@ -55,12 +56,13 @@ void inline_resolver__free(struct inline_resolver *r)
 			dwfl_end(r->modules[i].dwfl);
 		free(r->modules[i].path);
 	}
-	for (size_t i = 0; i < r->cache_size; i++) {
+	for (size_t i = 0; i < r->cache_count; i++) {
 		free(r->cache[i].module);
 		free(r->cache[i].result);
 	}
 	free(r->modules);
 	free(r->cache);
+	index_table__release(&r->cache_index);
 	free(r);
 }
 
@@ -263,6 +265,11 @@ static void resolve(struct inline_resolver *r, struct module *m, uint64_t pc,
 		buf__free(&pairs[i]);
 }
 
+static uint64_t cached_hash_of(const void *cache, size_t index)
+{
+	return ((const struct cached *)cache)[index].hash;
+}
+
 void inline_resolver__expand(struct inline_resolver *r, const char *pc_text, size_t pc_len,
 			     const char *rawfunc, size_t rawfunc_len,
 			     const char *module, size_t module_len, struct buf *out)
@@ -271,11 +278,12 @@ void inline_resolver__expand(struct inline_resolver *r, const char *pc_text, siz
 	char *pc_str = fk_memdup(pc_text, pc_len);
 	uint64_t pc = strtoull(pc_str, NULL, 16);
 	free(pc_str);
-	uint64_t key = XXH3_64bits_withSeed(path, module_len, pc);
-	size_t mask = r->cache_size - 1, i = key & mask;
-	for (; r->cache[i].module; i = (i + 1) & mask) {
-		struct cached *c = &r->cache[i];
-		if (c->key == key && c->pc == pc && strcmp(c->module, path) == 0) {
+	uint64_t hash = XXH3_64bits_withSeed(path, module_len, pc);
+	size_t slot = index_table__first(&r->cache_index, hash);
+	for (uint32_t at; (at = r->cache_index.slots[slot]) != 0;
+	     slot = index_table__next(&r->cache_index, slot)) {
+		const struct cached *c = &r->cache[at - 1];
+		if (c->hash == hash && c->pc == pc && strcmp(c->module, path) == 0) {
 			buf__append(out, c->result, strlen(c->result));
 			free(path);
 			return;
@@ -285,20 +293,8 @@ void inline_resolver__expand(struct inline_resolver *r, const char *pc_text, siz
 	size_t start = out->len;
 	resolve(r, open_module(r, path), pc, raw, out);
 	free(raw);
-	r->cache[i] = (struct cached){ key, path, pc, fk_memdup(out->data + start, out->len - start) };
-	if (++r->cache_used * 2 > r->cache_size) {
-		size_t size = r->cache_size * 2;
-		struct cached *grown = fk_calloc(size, sizeof(*grown));
-		for (size_t k = 0; k < r->cache_size; k++) {
-			if (!r->cache[k].module)
-				continue;
-			size_t j = r->cache[k].key & (size - 1);
-			while (grown[j].module)
-				j = (j + 1) & (size - 1);
-			grown[j] = r->cache[k];
-		}
-		free(r->cache);
-		r->cache = grown;
-		r->cache_size = size;
-	}
+	r->cache = fk_grow(r->cache, &r->cache_cap, r->cache_count + 1, sizeof(*r->cache));
+	r->cache[r->cache_count] = (struct cached){ hash, path, pc,
+						    fk_memdup(out->data + start, out->len - start) };
+	index_table__insert(&r->cache_index, slot, r->cache_count++, cached_hash_of, r->cache);
 }

@@ -1,0 +1,44 @@
+#include "index_table.h"
+
+#include <stdlib.h>
+
+#include "xalloc.h"
+
+void index_table__init(struct index_table *t, size_t initial_size)
+{
+	size_t size = 16;
+	while (size < initial_size)
+		size *= 2;
+	t->slots = fk_calloc(size, sizeof(*t->slots));
+	t->size = size;
+	t->used = 0;
+}
+
+void index_table__release(struct index_table *t)
+{
+	free(t->slots);
+	t->slots = NULL;
+	t->size = t->used = 0;
+}
+
+void index_table__insert(struct index_table *t, size_t slot, size_t index,
+			 index_hash_fn hash_of, const void *items)
+{
+	t->slots[slot] = (uint32_t)index + 1;
+	if (++t->used * 2 <= t->size)
+		return;
+	size_t size = t->size * 2;
+	uint32_t *slots = fk_calloc(size, sizeof(*slots));
+	for (size_t i = 0; i < t->size; i++) {
+		uint32_t at = t->slots[i];
+		if (!at)
+			continue;
+		size_t s = (size_t)hash_of(items, at - 1) & (size - 1);
+		while (slots[s])
+			s = (s + 1) & (size - 1);
+		slots[s] = at;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->size = size;
+}

@@ -1,0 +1,47 @@
+/*
+ * An open-addressing hash index over items that the caller stores itself
+ * (in an array, by index). A slot holds an item's index + 1, 0 when empty;
+ * the table keeps no keys, so the caller compares its own items while
+ * probing. Growth rehashes every item through the caller's hash_of().
+ *
+ *	size_t slot = index_table__first(&t, hash);
+ *	for (uint32_t at; (at = t.slots[slot]) != 0; slot = index_table__next(&t, slot))
+ *		if (same_key(&items[at - 1], key))
+ *			return at - 1;
+ *	items[count] = new item;
+ *	index_table__insert(&t, slot, count++, hash_of, items);
+ *
+ * Slots are valid until the next insert (which may grow the table).
+ */
+#ifndef FLAMEKIT_INDEX_TABLE_H
+#define FLAMEKIT_INDEX_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct index_table {
+	uint32_t *slots;
+	size_t size;     /* a power of two */
+	size_t used;
+};
+
+/* The hash of item `index`, as it was given when the item was inserted. */
+typedef uint64_t (*index_hash_fn)(const void *items, size_t index);
+
+void index_table__init(struct index_table *t, size_t initial_size);
+void index_table__release(struct index_table *t);
+/* Puts item `index` in the empty `slot` found by probing; grows past half full. */
+void index_table__insert(struct index_table *t, size_t slot, size_t index,
+			 index_hash_fn hash_of, const void *items);
+
+static inline size_t index_table__first(const struct index_table *t, uint64_t hash)
+{
+	return (size_t)hash & (t->size - 1);
+}
+
+static inline size_t index_table__next(const struct index_table *t, size_t slot)
+{
+	return (slot + 1) & (t->size - 1);
+}
+
+#endif
