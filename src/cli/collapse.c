@@ -12,6 +12,7 @@
 #include "../lib/error.h"
 #include "../lib/input.h"
 #include "../lib/output.h"
+#include "../lib/progress.h"
 #include "../profile/profile.h"
 #include "../readers/perf.h"
 #include "../readers/reader.h"
@@ -144,6 +145,7 @@ static int collapse_run(struct collapse_options *o)
 	size_t n = 0;
 	int status = EXIT_BAD_INPUT;
 	struct profile *profile = NULL;
+	struct progress *progress = NULL;
 	struct read_context ctx = { .options = &o->perf, .perl_mode = o->perl_mode };
 
 	if (!inputs)
@@ -158,8 +160,19 @@ static int collapse_run(struct collapse_options *o)
 			goto cleanup;
 		n++;
 	}
+	if (!o->perl_mode) {
+		uint64_t total = 0;
+		for (size_t i = 0; i < n; i++)
+			total += input__file_size(inputs[i]);
+		progress = progress__new("reading", total);
+		for (size_t i = 0; i < n; i++)
+			input__set_progress(inputs[i], progress);
+	}
 	profile = profile__new(1, PROFILE_INTEGER);
-	if (o->reader->read(&ctx, inputs, n, profile) < 0)
+	int read_status = o->reader->read(&ctx, inputs, n, profile);
+	progress__finish(progress);
+	progress = NULL;
+	if (read_status < 0)
 		goto cleanup;
 	read_context__summary(&ctx);
 	if (profile__size(profile) == 0 && !o->perl_mode) {
@@ -181,6 +194,7 @@ cleanup:
 	for (size_t i = 0; i < n; i++)
 		input__close(inputs[i]);
 	free(inputs);
+	progress__finish(progress);
 	profile__free(profile);
 	read_context__release(&ctx);
 	return status;

@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "error.h"
+#include "progress.h"
 #include "xalloc.h"
 
 #define READ_CHUNK (256u << 10)
@@ -38,6 +39,7 @@ struct input {
 
 	uint64_t line_number;
 	bool failed;
+	struct progress *progress;
 };
 
 static struct input *input_new(const char *name)
@@ -115,6 +117,7 @@ static int fill_raw(struct input *in)
 			break;
 		}
 		in->raw_len += (size_t)n;
+		progress__add(in->progress, (uint64_t)n);
 		if (in->gzip)
 			break;  /* inflate what we have */
 	}
@@ -157,6 +160,7 @@ static int read_text_directly(struct input *in)
 			return 0;
 		}
 		in->text_len += (size_t)n;
+		progress__add(in->progress, (uint64_t)n);
 		return 1;
 	}
 }
@@ -356,5 +360,19 @@ struct input *input__open_range(struct input *in, uint64_t start, uint64_t end)
 	part->range_pos = start;
 	part->range_end = end;
 	part->checked_magic = true;
+	part->progress = in->progress;
 	return part;
+}
+
+void input__set_progress(struct input *in, struct progress *p)
+{
+	in->progress = p;
+}
+
+uint64_t input__file_size(const struct input *in)
+{
+	struct stat st;
+	if (in->fd < 0 || in->ranged || fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	return (uint64_t)st.st_size;
 }

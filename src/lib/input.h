@@ -43,6 +43,12 @@ uint64_t input__line_number(const struct input *in);
 const char *input__name(const struct input *in);
 void input__close(struct input *in);
 
+struct progress;
+/* Reports every byte read from the file (before inflating) to p. */
+void input__set_progress(struct input *in, struct progress *p);
+/* The file's size if it is a regular file, else 0. */
+uint64_t input__file_size(const struct input *in);
+
 /*
  * Splitting a large plain file to read its parts in parallel.
  *
