@@ -20,46 +20,8 @@
 #include "../lib/index_table.h"
 #include "../lib/xalloc.h"
 #include "../symbolize/inline.h"
-
-/* Perl's \s, \d and \w on byte strings, as a table: these run on every byte. */
-enum { CLASS_SPACE = 1, CLASS_DIGIT = 2, CLASS_WORD = 4 };
-static const unsigned char byte_class[256] = {
-	['\t'] = CLASS_SPACE, ['\n'] = CLASS_SPACE, ['\v'] = CLASS_SPACE,
-	['\f'] = CLASS_SPACE, ['\r'] = CLASS_SPACE, [' '] = CLASS_SPACE,
-	['0' ... '9'] = CLASS_DIGIT | CLASS_WORD,
-	['a' ... 'z'] = CLASS_WORD, ['A' ... 'Z'] = CLASS_WORD, ['_'] = CLASS_WORD,
-};
-
-static inline bool is_space(unsigned char c)
-{
-	return byte_class[c] & CLASS_SPACE;
-}
-static inline bool is_digit(unsigned char c)
-{
-	return byte_class[c] & CLASS_DIGIT;
-}
-static inline bool is_word(unsigned char c)
-{
-	return byte_class[c] & CLASS_WORD;
-}
-
-struct span {
-	const char *p;
-	size_t len;
-};
-
-static bool span_eq(struct span s, const char *lit)
-{
-	size_t n = strlen(lit);
-	return s.len == n && memcmp(s.p, lit, n) == 0;
-}
-
-static const char *find_bytes(const char *hay, size_t len, const char *needle, size_t nlen)
-{
-	if (nlen == 0)
-		return hay;
-	return memmem(hay, len, needle, nlen);
-}
+#include "perl_text.h"
+#include "stack_builder.h"
 
 /*
  * /^(\S.+?)\s+(\d+)[/]*(\d+)*\s+/ — a sample header (\/ written [/] here). The lazy comm takes the
@@ -304,8 +266,8 @@ struct perf_state {
 	/* The current sample: frames collected leaf first, each group
 	 * (a line's frames, or the comm's) stored reversed; the whole stack is
 	 * reversed once at the blank line. */
-	frame_id *frames;
-	size_t depth, frames_cap;
+	struct stack_builder stack;
+	struct spans pieces;
 	struct buf pname;
 	bool pname_defined;
 	uint64_t period;
@@ -344,25 +306,6 @@ struct chunk_log {
 /* Bad lines kept per part in flamekit mode, where only the first few are shown. */
 #define CHUNK_LINES_KEPT 8
 
-static void push_frame(struct perf_state *st, const char *name, size_t len)
-{
-	st->frames = fk_grow(st->frames, &st->frames_cap, st->depth + 1, sizeof(frame_id));
-	st->frames[st->depth++] = profile__intern(st->profile, name, len);
-}
-
-/* Pushes "a;b;c" as a reversed group c, b, a (reversed again at the end). */
-static void push_folded_group(struct perf_state *st, const char *s, size_t len)
-{
-	size_t end = len;
-	for (size_t i = len; i-- > 0;) {
-		if (s[i] == ';') {
-			push_frame(st, s + i + 1, end - i - 1);
-			end = i;
-		}
-	}
-	push_frame(st, s, end);
-}
-
 /* Perl's truth of $pname: defined, not "" and not "0". */
 static bool pname_true(const struct perf_state *st)
 {
@@ -374,15 +317,9 @@ static void end_of_sample(struct perf_state *st)
 {
 	if (!pname_true(st))
 		return; /* "ignore filtered samples" — the stack is kept, as in Perl */
-	push_folded_group(st, st->pname.data, st->pname.len);
-	for (size_t i = 0, j = st->depth - 1; i < j; i++, j--) {
-		frame_id t = st->frames[i];
-		st->frames[i] = st->frames[j];
-		st->frames[j] = t;
-	}
-	profile__add_count(st->profile, st->frames, (uint32_t)st->depth, st->period);
+	stack_builder__unshift_split(&st->stack, st->pname.data, st->pname.len);
+	stack_builder__commit(&st->stack, st->period);
 	st->samples++;
-	st->depth = 0;
 	st->pname_defined = false;
 	buf__reset(&st->pname);
 }
@@ -618,7 +555,7 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 					mod.p, mod.len, res);
 		if (res->len > 0 && !(res->len == 2 && memcmp(res->data, "??", 2) == 0) &&
 		    !(res->len == 7 && memcmp(res->data, "??:??:0", 7) == 0)) {
-			push_folded_group(st, res->data, res->len);
+			stack_builder__unshift_split(&st->stack, res->data, res->len);
 			return 0;
 		}
 	}
@@ -636,54 +573,23 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 		hash = frame_line_hash(rawfunc, mod, java);
 		const struct frame_line *hit = cache_find(&st->cache, hash, rawfunc, mod, java, &slot);
 		if (hit) {
-			st->frames = fk_grow(st->frames, &st->frames_cap, st->depth + hit->ids_count,
-					     sizeof(frame_id));
-			memcpy(st->frames + st->depth, st->cache.ids + hit->ids_offset,
-			       hit->ids_count * sizeof(frame_id));
-			st->depth += hit->ids_count;
+			stack_builder__add_ids(&st->stack, st->cache.ids + hit->ids_offset,
+					       hit->ids_count);
 			return 0;
 		}
 	}
 
-	/* split /\->/: empty trailing pieces are dropped, leading ones kept */
-	struct span pieces_buf[16];
-	struct span *pieces = pieces_buf;
-	size_t npieces = 0, pieces_cap = 16;
-	const char *p = rawfunc.p, *end = rawfunc.p + rawfunc.len;
-	for (;;) {
-		const char *arrow = find_bytes(p, (size_t)(end - p), "->", 2);
-		const char *stop = arrow ? arrow : end;
-		if (npieces == pieces_cap) {
-			size_t cap = pieces_cap * 2;
-			struct span *grown = fk_malloc(cap * sizeof(*grown));
-			memcpy(grown, pieces, npieces * sizeof(*grown));
-			if (pieces != pieces_buf)
-				free(pieces);
-			pieces = grown;
-			pieces_cap = cap;
-		}
-		pieces[npieces++] = (struct span){ p, (size_t)(stop - p) };
-		if (!arrow)
-			break;
-		p = arrow + 2;
-	}
-	while (npieces > 0 && pieces[npieces - 1].len == 0)
-		npieces--;
-
-	/* The group is unshifted in order; we keep groups reversed. */
-	size_t group_start = st->depth;
+	perl_split(&st->pieces, rawfunc, "->");
+	stack_builder__group_begin(&st->stack);
 	bool is_unknown = false;
-	for (size_t i = 0; i < npieces; i++) {
-		tidy_function(st, pieces[i], pc, mod, i > 0, &is_unknown);
+	for (size_t i = 0; i < st->pieces.n; i++) {
+		tidy_function(st, st->pieces.v[i], pc, mod, i > 0, &is_unknown);
 		if (opt->srcline && !is_unknown) {
 			const char *next;
 			size_t nlen;
 			int r = input__next_line(in, &next, &nlen);
-			if (r < 0) {
-				if (pieces != pieces_buf)
-					free(pieces);
+			if (r < 0)
 				return -1;
-			}
 			if (r > 0) {
 				clean_srcline(&st->srcline, next, nlen);
 				if (st->srcline.len > 0) {
@@ -692,18 +598,14 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 				}
 			}
 		}
-		push_frame(st, st->func.data, st->func.len);
+		stack_builder__add(&st->stack, st->func.data, st->func.len);
 	}
-	for (size_t i = group_start, j = st->depth; i + 1 < j; i++, j--) {
-		frame_id t = st->frames[i];
-		st->frames[i] = st->frames[j - 1];
-		st->frames[j - 1] = t;
+	stack_builder__group_end(&st->stack);
+	if (cacheable) {
+		size_t count;
+		const frame_id *ids = stack_builder__group_ids(&st->stack, &count);
+		cache_add(&st->cache, slot, hash, rawfunc, mod, java, ids, count);
 	}
-	if (cacheable)
-		cache_add(&st->cache, slot, hash, rawfunc, mod, java, st->frames + group_start,
-			  st->depth - group_start);
-	if (pieces != pieces_buf)
-		free(pieces);
 	return 0;
 }
 
@@ -773,6 +675,7 @@ static void perf_state_init(struct perf_state *st, struct read_context *ctx,
 	st->opt = ctx->options ? ctx->options : &defaults;
 	st->ctx = ctx;
 	st->profile = profile;
+	stack_builder__init(&st->stack, profile);
 	if (event_filter && event_filter[0])
 		buf__append(&st->event_filter, event_filter, strlen(event_filter));
 	if (st->opt->show_inline)
@@ -784,7 +687,8 @@ static void perf_state_init(struct perf_state *st, struct read_context *ctx,
 static void perf_state_release(struct perf_state *st)
 {
 	inline_resolver__free(st->inliner);
-	free(st->frames);
+	stack_builder__release(&st->stack);
+	free(st->pieces.v);
 	buf__free(&st->pname);
 	buf__free(&st->event_filter);
 	buf__free(&st->func);

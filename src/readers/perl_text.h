@@ -1,0 +1,91 @@
+/*
+ * What the readers need to reproduce the Perl collapsers' text handling:
+ * Perl's \s \d \w on byte strings, spans of a line, and split() as Perl
+ * does it. Header-only; every function is small and used on hot paths.
+ */
+#ifndef FLAMEKIT_READERS_PERL_TEXT_H
+#define FLAMEKIT_READERS_PERL_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "../lib/xalloc.h"
+
+enum { CLASS_SPACE = 1, CLASS_DIGIT = 2, CLASS_WORD = 4 };
+static const unsigned char perl_byte_class[256] = {
+	['\t'] = CLASS_SPACE, ['\n'] = CLASS_SPACE, ['\v'] = CLASS_SPACE,
+	['\f'] = CLASS_SPACE, ['\r'] = CLASS_SPACE, [' '] = CLASS_SPACE,
+	['0' ... '9'] = CLASS_DIGIT | CLASS_WORD,
+	['a' ... 'z'] = CLASS_WORD, ['A' ... 'Z'] = CLASS_WORD, ['_'] = CLASS_WORD,
+};
+
+static inline bool is_space(unsigned char c)
+{
+	return perl_byte_class[c] & CLASS_SPACE;
+}
+static inline bool is_digit(unsigned char c)
+{
+	return perl_byte_class[c] & CLASS_DIGIT;
+}
+static inline bool is_word(unsigned char c)
+{
+	return perl_byte_class[c] & CLASS_WORD;
+}
+
+/* A piece of a line: not NUL-terminated, not owned. */
+struct span {
+	const char *p;
+	size_t len;
+};
+
+static inline bool span_eq(struct span s, const char *lit)
+{
+	size_t n = strlen(lit);
+	return s.len == n && memcmp(s.p, lit, n) == 0;
+}
+
+static inline const char *find_bytes(const char *hay, size_t len, const char *needle, size_t nlen)
+{
+	return nlen == 0 ? hay : memmem(hay, len, needle, nlen);
+}
+
+/* s/^\s+// */
+static inline struct span trim_leading_space(struct span s)
+{
+	while (s.len > 0 && is_space((unsigned char)s.p[0])) {
+		s.p++;
+		s.len--;
+	}
+	return s;
+}
+
+/* A reusable list of spans. */
+struct spans {
+	struct span *v;
+	size_t n, cap;
+};
+
+/*
+ * split /SEP/, $s — as Perl splits: a leading empty piece is kept, trailing
+ * empty pieces are dropped (so "" and "->" give no pieces at all).
+ */
+static inline void perl_split(struct spans *out, struct span s, const char *sep)
+{
+	size_t seplen = strlen(sep);
+	const char *p = s.p, *end = s.p + s.len;
+	out->n = 0;
+	for (;;) {
+		const char *hit = find_bytes(p, (size_t)(end - p), sep, seplen);
+		const char *stop = hit ? hit : end;
+		out->v = fk_grow(out->v, &out->cap, out->n + 1, sizeof(*out->v));
+		out->v[out->n++] = (struct span){ p, (size_t)(stop - p) };
+		if (!hit)
+			break;
+		p = hit + seplen;
+	}
+	while (out->n > 0 && out->v[out->n - 1].len == 0)
+		out->n--;
+}
+
+#endif

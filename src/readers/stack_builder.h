@@ -1,0 +1,60 @@
+/*
+ * Builds one stack the way the Perl collapsers do: frames arrive leaf first
+ * (`unshift @stack, @group`), in groups whose own order is kept ("a->b"
+ * unshifts a then b; "x;y" splits into x then y). Frames are interned in the
+ * profile as they come.
+ *
+ *	stack_builder__group_begin(&sb);
+ *	stack_builder__add(&sb, "a", 1); stack_builder__add(&sb, "b", 1);
+ *	stack_builder__group_end(&sb);            // one `unshift @stack, a, b`
+ *	...
+ *	stack_builder__commit(&sb, count);        // adds root-first, then clears
+ *
+ * Internally each group is kept reversed and the whole stack is reversed once
+ * at commit, so building is linear. stack_builder__group_ids() exposes the
+ * current group (as stored) for readers that cache it, and
+ * stack_builder__add_ids() replays such a group.
+ */
+#ifndef FLAMEKIT_READERS_STACK_BUILDER_H
+#define FLAMEKIT_READERS_STACK_BUILDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../profile/profile.h"
+
+struct stack_builder {
+	struct profile *profile;
+	frame_id *frames;
+	size_t depth, cap;
+	size_t group_start;
+};
+
+void stack_builder__init(struct stack_builder *sb, struct profile *profile);
+void stack_builder__release(struct stack_builder *sb);
+
+static inline void stack_builder__group_begin(struct stack_builder *sb)
+{
+	sb->group_start = sb->depth;
+}
+/* The next frame of the group. */
+void stack_builder__add(struct stack_builder *sb, const char *name, size_t len);
+/* "a;b;c": the next frames of the group, split at ';' (keeping empty names). */
+void stack_builder__add_split(struct stack_builder *sb, const char *s, size_t len);
+void stack_builder__group_end(struct stack_builder *sb);
+
+/* The group just ended, as stored (for a cache), and its replay. */
+const frame_id *stack_builder__group_ids(const struct stack_builder *sb, size_t *count);
+void stack_builder__add_ids(struct stack_builder *sb, const frame_id *ids, size_t count);
+
+/* A whole group at once: `unshift @stack, split(/;/, s)`. */
+void stack_builder__unshift_split(struct stack_builder *sb, const char *s, size_t len);
+
+/* Adds the stack (root first) with one integer count, then clears it. */
+void stack_builder__commit(struct stack_builder *sb, uint64_t count);
+static inline void stack_builder__clear(struct stack_builder *sb)
+{
+	sb->depth = sb->group_start = 0;
+}
+
+#endif
