@@ -16,10 +16,11 @@ SANFLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitiz
 endif
 
 # Names the binary answers to when called through a link (see src/main.c).
-PERSONALITIES := stackcollapse-perf stackcollapse-perf.pl
+PERSONALITIES := stackcollapse-perf stackcollapse-perf.pl stackcollapse-stap stackcollapse-stap.pl \
+	stackcollapse stackcollapse.pl stackcollapse-bpftrace stackcollapse-bpftrace.pl
 
 # libFuzzer targets: one per reader (tests/fuzz/NAME.c).
-FUZZ_TARGETS := perf folded
+FUZZ_TARGETS := perf folded stap dtrace bpftrace
 
 SRCS := $(wildcard src/*.c src/*/*.c)
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))

@@ -15,7 +15,10 @@
 
 static const struct command commands[] = {
 	{ "collapse", cmd_collapse, "fold profiler output into stacks: flamekit collapse FORMAT [FILE...]", false },
-	{ "stackcollapse-perf", cmd_stackcollapse_perf, "drop-in for stackcollapse-perf.pl", true },
+	{ "stackcollapse-perf", cmd_perl_collapser, "drop-in for stackcollapse-perf.pl", true },
+	{ "stackcollapse-stap", cmd_perl_collapser, "drop-in for stackcollapse-stap.pl", true },
+	{ "stackcollapse", cmd_perl_collapser, "drop-in for stackcollapse.pl (DTrace)", true },
+	{ "stackcollapse-bpftrace", cmd_perl_collapser, "drop-in for stackcollapse-bpftrace.pl", true },
 	{ NULL, NULL, NULL, false },
 };
 
@@ -32,12 +35,12 @@ static void print_commands(FILE *out)
 	fprintf(out, "commands:\n");
 	for (const struct command *c = commands; c->name; c++)
 		if (!c->personality)
-			fprintf(out, "  %-20s %s\n", c->name, c->summary);
-	fprintf(out, "  %-20s %s\n", "help [COMMAND]", "show this list, or a command's help");
+			fprintf(out, "  %-24s %s\n", c->name, c->summary);
+	fprintf(out, "  %-24s %s\n", "help [COMMAND]", "show this list, or a command's help");
 	fprintf(out, "\npersonalities (run flamekit through a link of this name, Perl tool options):\n");
 	for (const struct command *c = commands; c->name; c++)
 		if (c->personality)
-			fprintf(out, "  %-20s %s\n", c->name, c->summary);
+			fprintf(out, "  %-24s %s\n", c->name, c->summary);
 }
 
 static void usage(FILE *out)

@@ -21,6 +21,7 @@
 
 struct collapse_options {
 	const struct reader *reader;
+	struct folded_write_options write;  /* how a personality prints */
 	const char *output;             /* -o FILE, NULL = stdout */
 	bool perl_mode;
 	struct perf_read_options perf;
@@ -92,17 +93,40 @@ static void collapse_usage(FILE *out)
 		perf_options_help);
 }
 
-static void stackcollapse_perf_usage(FILE *out)
+/*
+ * The Perl collapsers flamekit stands in for, by the name it is called by
+ * (see commands[] in main.c). Each prints what its Perl tool prints.
+ */
+struct perl_collapser {
+	const char *name;
+	const char *format;          /* the reader */
+	bool perf_options;           /* takes stackcollapse-perf.pl's options */
+	struct folded_write_options write;
+};
+
+static const struct perl_collapser perl_collapsers[] = {
+	{ "stackcollapse-perf", "perf", true, { 0 } },
+	{ "stackcollapse-stap", "stap", false,
+	  { .perl_printf = true, .perl_tool = "stackcollapse-stap.pl", .perl_tool_line = 83 } },
+	{ "stackcollapse", "dtrace", false, { 0 } },
+	{ "stackcollapse-bpftrace", "bpftrace", false, { .insertion_order = true } },
+	{ NULL, NULL, false, { 0 } },
+};
+
+static void perl_collapser_usage(const struct perl_collapser *pc, FILE *out)
 {
+	const struct reader *r = reader__find(pc->format);
 	fprintf(out,
-		"usage: stackcollapse-perf [OPTIONS] [FILE...] > out.folded\n\n"
-		"flamekit's drop-in for stackcollapse-perf.pl: reads `perf script` output\n"
-		"and prints the same folded stacks, byte for byte.\n\n"
-		"options:\n%s\n"
-		"--pid and --tid need PID and TID in the input, e.g.\n"
-		"  perf script -F comm,pid,tid,cpu,time,event,ip,sym,dso,trace\n"
-		"See also: flamekit collapse perf --help\n",
-		perf_options_help);
+		"usage: %s %s[FILE...] > out.folded\n\n"
+		"flamekit's drop-in for %s.pl: reads %s\n"
+		"and prints the same folded stacks, byte for byte.\n",
+		pc->name, pc->perf_options ? "[OPTIONS] " : "", pc->name, r->summary);
+	if (pc->perf_options)
+		fprintf(out, "\noptions:\n%s\n"
+			"--pid and --tid need PID and TID in the input, e.g.\n"
+			"  perf script -F comm,pid,tid,cpu,time,event,ip,sym,dso,trace\n",
+			perf_options_help);
+	fprintf(out, "See also: flamekit collapse %s --help\n", pc->format);
 }
 
 /* Returns 0, 1 for --help (printed), or -1 after an error message. */
@@ -185,7 +209,10 @@ static int collapse_run(struct collapse_options *o)
 	struct output *out;
 	if (output__open(&out, o->output) < 0)
 		goto cleanup;
-	if (folded_writer__write(profile, output__stream(out), NULL) < 0) {
+	o->write.input_lines = 0;
+	for (size_t i = 0; i < n; i++)
+		o->write.input_lines += input__line_number(inputs[i]);
+	if (folded_writer__write(profile, output__stream(out), &o->write) < 0) {
 		output__abort(out);
 		goto cleanup;
 	}
@@ -254,9 +281,31 @@ int cmd_collapse(int argc, char **argv)
 	return collapse_run(&o);
 }
 
-int cmd_stackcollapse_perf(int argc, char **argv)
+int cmd_perl_collapser(int argc, char **argv)
 {
-	struct collapse_options o = { .perl_mode = true, .reader = reader__find("perf") };
+	const char *base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	size_t len = strlen(base);
+	if (len > 3 && strcmp(base + len - 3, ".pl") == 0)
+		len -= 3;
+	const struct perl_collapser *pc = perl_collapsers;
+	while (pc->name && !(strlen(pc->name) == len && strncmp(pc->name, base, len) == 0))
+		pc++;
+	if (!pc->name)
+		return error("no Perl collapser is called '%s'", argv[0]), EXIT_BAD_INPUT;
+
+	struct collapse_options o = { .perl_mode = true, .reader = reader__find(pc->format),
+				      .write = pc->write };
+	if (!pc->perf_options) {
+		/* These Perl tools take no options: every argument is a file. */
+		if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+			perl_collapser_usage(pc, stdout);
+			return 0;
+		}
+		o.files = argv + 1;
+		o.file_count = argc - 1;
+		return collapse_run(&o);
+	}
 	optind = 0;
 	opterr = 1;
 	int opt;
@@ -264,11 +313,11 @@ int cmd_stackcollapse_perf(int argc, char **argv)
 	 * follow file names: getopt_long_only with permutation does both. */
 	while ((opt = getopt_long_only(argc, argv, "", perf_long_options, NULL)) != -1) {
 		if (opt == OPT_HELP) {
-			stackcollapse_perf_usage(stdout);
+			perl_collapser_usage(pc, stdout);
 			return 0;
 		}
 		if (opt == '?' || opt == 'o' || parse_perf_option(&o, opt) < 0) {
-			stackcollapse_perf_usage(stderr);
+			perl_collapser_usage(pc, stderr);
 			return EXIT_BAD_INPUT;
 		}
 	}

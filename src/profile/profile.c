@@ -115,6 +115,9 @@ static uint64_t entry_hash_of(const void *entries, size_t index)
 void profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 		  uint32_t slice, const union profile_value *values)
 {
+	/* One empty frame folds to the same line as no frame: keep one form. */
+	if (depth == 1 && p->frames[frames[0]].name_len == 0)
+		depth = 0;
 	uint64_t hash = stack_hash(frames, depth, slice);
 	size_t slot = index_table__first(&p->entry_index, hash);
 	uint32_t at;

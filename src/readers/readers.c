@@ -6,11 +6,17 @@
 
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
+#include "bpftrace.h"
+#include "dtrace.h"
 #include "folded.h"
 #include "perf.h"
+#include "stap.h"
 
 const struct reader readers[] = {
 	{ "perf", "perf script text (perf record -g; perf script)", perf_reader__read },
+	{ "stap", "SystemTap print_backtrace()/print_ubacktrace() aggregations", stap_reader__read },
+	{ "dtrace", "DTrace ustack()/stack() aggregations", dtrace_reader__read },
+	{ "bpftrace", "bpftrace maps keyed by kstack, ustack and comm", bpftrace_reader__read },
 	{ "folded", "folded stacks (frame;frame;... COUNT), summed", folded_reader__read },
 	{ NULL, NULL, NULL },
 };

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "../lib/buf.h"
+#include "../lib/xalloc.h"
+#include "perl_printf.h"
 
 static void append_value(struct buf *b, enum profile_value_type type, union profile_value v)
 {
@@ -26,16 +28,43 @@ static void append_value(struct buf *b, enum profile_value_type type, union prof
 	}
 }
 
+/* Runs the line in b from `start` through Perl's printf, warning as Perl does. */
+static void apply_perl_printf(struct buf *b, size_t start, struct buf *scratch,
+			      struct buf *warnings, const struct folded_write_options *o)
+{
+	buf__reset(scratch);
+	buf__reset(warnings);
+	perl_printf_noargs(scratch, warnings, b->data + start, b->len - start);
+	b->len = start;
+	buf__append(b, scratch->data, scratch->len);
+	for (size_t at = 0; at < warnings->len;) {
+		const char *nl = memchr(warnings->data + at, '\n', warnings->len - at);
+		size_t n = (size_t)(nl - (warnings->data + at));
+		fprintf(stderr, "%.*s at %s line %u, <> line %llu.\n", (int)n, warnings->data + at,
+			o->perl_tool, o->perl_tool_line, (unsigned long long)o->input_lines);
+		at += n + 1;
+	}
+}
+
 int folded_writer__write(const struct profile *profile, FILE *out, const void *options)
 {
-	(void)options;
-	size_t *order = profile__sorted(profile);
+	const struct folded_write_options *o = options;
+	struct buf scratch = BUF_INIT, warnings = BUF_INIT;
+	size_t *order;
+	if (o && o->insertion_order) {
+		order = fk_malloc((profile__size(profile) + 1) * sizeof(*order));
+		for (size_t i = 0; i < profile__size(profile); i++)
+			order[i] = i;
+	} else {
+		order = profile__sorted(profile);
+	}
 	const unsigned columns = profile__columns(profile);
 	const enum profile_value_type type = profile__value_type(profile);
 	struct buf b = BUF_INIT;
 	buf__reserve(&b, 1 << 16);
 	for (size_t i = 0; i < profile__size(profile); i++) {
 		struct profile_stack s;
+		size_t line_start = b.len;
 		profile__stack(profile, order[i], &s);
 		for (uint32_t d = 0; d < s.depth; d++) {
 			size_t len;
@@ -49,6 +78,8 @@ int folded_writer__write(const struct profile *profile, FILE *out, const void *o
 			append_value(&b, type, s.values[c]);
 		}
 		buf__append_char(&b, '\n');
+		if (o && o->perl_printf)
+			apply_perl_printf(&b, line_start, &scratch, &warnings, o);
 		if (b.len >= (1 << 16)) {
 			fwrite(b.data, 1, b.len, out);
 			buf__reset(&b);
@@ -56,6 +87,8 @@ int folded_writer__write(const struct profile *profile, FILE *out, const void *o
 	}
 	fwrite(b.data, 1, b.len, out);
 	buf__free(&b);
+	buf__free(&scratch);
+	buf__free(&warnings);
 	free(order);
 	return 0;
 }

@@ -1,10 +1,22 @@
 #ifndef FLAMEKIT_WRITERS_FOLDED_H
 #define FLAMEKIT_WRITERS_FOLDED_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "writer.h"
 
+/* How the Perl collapsers' personalities print; NULL options: sorted, plain. */
+struct folded_write_options {
+	bool insertion_order;  /* stackcollapse-bpftrace.pl: map order, not sorted */
+	bool perl_printf;      /* stackcollapse-stap.pl: each line is a printf format */
+	const char *perl_tool; /* for perl_printf's warnings: "TOOL line N, <> line M." */
+	unsigned perl_tool_line;
+	uint64_t input_lines;
+};
+
 /* "frame;frame;... COUNT\n" per stack, in byte order of the lines, as
- * stackcollapse-perf.pl prints them. Options: none (NULL). */
+ * stackcollapse-perf.pl prints them. */
 int folded_writer__write(const struct profile *profile, FILE *out, const void *options);
 
 #endif

@@ -1,0 +1,133 @@
+/*
+ * bpftrace map output, as stackcollapse-bpftrace.pl reads it:
+ *
+ *	@[
+ *	    leaf+12          <- frames, leaf first, offsets kept
+ *	    caller+40
+ *	, comm]: 17          <- the last key part and the count
+ *
+ * An entry opens with a line "@[" alone; the closing line "]: N" (after an
+ * optional ", " and a key part, which becomes the root frame) ends it.
+ * Lines between are frames, leading blanks removed; a multi-key map's ", "
+ * separator line stays a frame, as in Perl. The Perl tool prints entries in
+ * map order, unsorted: its personality writes them so (insertion order).
+ *
+ * Perl drops entries that open with a key part on the "@[" line, as
+ * @[comm, kstack] prints them ("@[fk-burn, "): it prints nothing for such a
+ * map. `flamekit collapse bpftrace` reads them, with that key part as the
+ * root frame, and says so.
+ */
+#include "bpftrace.h"
+
+#include <stdio.h>
+
+#include "../lib/buf.h"
+#include "../lib/error.h"
+#include "perl_text.h"
+#include "stack_builder.h"
+
+/* (.*)\]: (\d+) — the greedy (.*) ends at the last "]: " followed by a digit. */
+static bool match_key_and_count(struct span s, struct span *key, uint64_t *count)
+{
+	for (size_t k = s.len; k-- > 0;) {
+		if (k + 3 < s.len && memcmp(s.p + k, "]: ", 3) == 0 &&
+		    is_digit((unsigned char)s.p[k + 3])) {
+			uint64_t v = 0;
+			for (size_t d = k + 3; d < s.len && is_digit((unsigned char)s.p[d]); d++)
+				v = v * 10 + (uint64_t)(s.p[d] - '0');
+			*key = (struct span){ s.p, k };
+			*count = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* /^,?\s?(.*)\]: (\d+)/ — the line that ends an entry. */
+static bool match_close(struct span s, struct span *key, uint64_t *count)
+{
+	if (s.len > 0 && s.p[0] == ',') {
+		s.p++;
+		s.len--;
+	}
+	if (s.len > 0 && is_space((unsigned char)s.p[0])) {
+		s.p++;
+		s.len--;
+	}
+	return match_key_and_count(s, key, count);
+}
+
+/* "@[KEY, " — an entry whose first key part is on its opening line. */
+static bool match_keyed_open(struct span line, struct span *key)
+{
+	if (line.len < 4 || memcmp(line.p, "@[", 2) != 0 ||
+	    memcmp(line.p + line.len - 2, ", ", 2) != 0 || find_bytes(line.p, line.len, "]: ", 3))
+		return false;
+	*key = (struct span){ line.p + 2, line.len - 4 };
+	return true;
+}
+
+int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
+			  size_t count, struct profile *profile)
+{
+	struct stack_builder sb;
+	stack_builder__init(&sb, profile);
+	bool in_stack = false;
+	struct buf first_key = BUF_INIT; /* flamekit mode: "@[KEY, " entries */
+	bool has_first_key = false;
+	uint64_t keyed_entries = 0;
+	int err = 0;
+	for (size_t i = 0; i < count && !err; i++) {
+		const char *p;
+		size_t len;
+		int r;
+		while ((r = input__next_line(inputs[i], &p, &len)) > 0) {
+			struct span line = { p, len }, key;
+			uint64_t n;
+			if (!in_stack) {
+				if (span_eq(line, "@[")) {
+					in_stack = true;
+				} else if (len >= 4 && memcmp(p, "@[,", 3) == 0 &&
+					   is_space((unsigned char)p[3]) &&
+					   match_key_and_count((struct span){ p + 4, len - 4 }, &key, &n)) {
+					/* /^@\[,\s(.*)\]: (\d+)/: a one-line entry */
+					stack_builder__unshift_split(&sb, key.p, key.len);
+					stack_builder__commit(&sb, n);
+				} else if (!ctx->perl_mode && match_keyed_open(line, &key)) {
+					in_stack = true;
+					keyed_entries++;
+					if (key.len == 0) {
+						/* "@[, ": the first stack is empty; keep the
+						 * ", " separator frame other entries have */
+						stack_builder__unshift_split(&sb, ", ", 2);
+					} else {
+						has_first_key = true;
+						buf__reset(&first_key);
+						buf__append(&first_key, key.p, key.len);
+					}
+				}
+				continue;
+			}
+			if (match_close(line, &key, &n)) {
+				if (key.len)
+					stack_builder__unshift_split(&sb, key.p, key.len);
+				if (has_first_key)
+					stack_builder__unshift_split(&sb, first_key.data, first_key.len);
+				stack_builder__commit(&sb, n);
+				in_stack = has_first_key = false;
+			} else {
+				struct span f = trim_leading_space(line);
+				stack_builder__unshift_split(&sb, f.p, f.len);
+			}
+		}
+		err = r < 0 ? -1 : 0;
+	}
+	if (keyed_entries && !err)
+		fprintf(stderr, "flamekit: read %llu map entr%s that stackcollapse-bpftrace.pl drops: "
+			"\"@[KEY, \" (e.g. @[comm, kstack]) with KEY as the root frame, "
+			"\"@[, \" (an empty first stack) with \", \" as the leaf frame\n",
+			(unsigned long long)keyed_entries, keyed_entries == 1 ? "y" : "ies");
+	buf__free(&first_key);
+	stack_builder__release(&sb);
+	return err;
+}

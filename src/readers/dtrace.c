@@ -1,0 +1,90 @@
+/*
+ * DTrace aggregations of ustack()/stack(), collapsed as stackcollapse.pl
+ * does: the first three lines of the input are a header; frames come leaf
+ * first, each stack ended by its count line. A frame is cut at its last
+ * '+' (the offset), C++ argument lists after "::" are removed, "a->b"
+ * (inlined) gives a and b_[i], Java's leading L and ';' are tidied.
+ */
+#include "dtrace.h"
+
+#include <stdlib.h>
+
+#include "../lib/buf.h"
+#include "perl_text.h"
+#include "stack_builder.h"
+#include "stap.h"
+
+#define HEADER_LINES 3
+
+/* Perl's s/(::.*)[(<].* /$1/ (without the space): after the first "::",
+ * cut at the last '(' or '<'. */
+static struct span cut_cxx_arguments(struct span f)
+{
+	const char *scope = find_bytes(f.p, f.len, "::", 2);
+	if (!scope)
+		return f;
+	size_t from = (size_t)(scope - f.p) + 2;
+	for (size_t k = f.len; k > from; k--) {
+		if (f.p[k - 1] == '(' || f.p[k - 1] == '<') {
+			f.len = k - 1;
+			break;
+		}
+	}
+	return f;
+}
+
+int dtrace_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
+			struct profile *profile)
+{
+	(void)ctx;
+	struct stack_builder sb;
+	struct spans pieces = { 0 };
+	struct buf func = BUF_INIT;
+	uint64_t lines_seen = 0; /* across files: Perl's <> is one stream */
+	stack_builder__init(&sb, profile);
+	int err = 0;
+	for (size_t i = 0; i < count && !err; i++) {
+		const char *p;
+		size_t len;
+		int r;
+		while ((r = input__next_line(inputs[i], &p, &len)) > 0) {
+			if (lines_seen++ < HEADER_LINES)
+				continue;
+			struct span line = { p, len };
+			uint64_t n;
+			if (perl_count_line(line, &n)) {
+				stack_builder__commit(&sb, n);
+				continue;
+			}
+			if (perl_blank_line(line))
+				continue;
+			struct span f = trim_leading_space(line);
+			const char *plus = memrchr(f.p, '+', f.len);
+			if (plus)
+				f.len = (size_t)(plus - f.p);
+			f = cut_cxx_arguments(f);
+			if (f.len == 0)
+				f = (struct span){ "-", 1 };
+			perl_split(&pieces, f, "->");
+			stack_builder__group_begin(&sb);
+			for (size_t k = 0; k < pieces.n; k++) {
+				struct span piece = pieces.v[k];
+				buf__reset(&func);
+				buf__append(&func, piece.p, piece.len);
+				for (size_t c = 0; c < func.len; c++) /* tr/;/:/ */
+					if (func.data[c] == ';')
+						func.data[c] = ':';
+				size_t skip = func.len > 0 && func.data[0] == 'L'; /* s/^L// */
+				if (k > 0)
+					buf__append(&func, "_[i]", 4);
+				stack_builder__add(&sb, func.data + skip, func.len - skip);
+			}
+			stack_builder__group_end(&sb);
+		}
+		err = r < 0 ? -1 : 0;
+	}
+	buf__free(&func);
+	free(pieces.v);
+	stack_builder__release(&sb);
+	return err;
+}

@@ -1,0 +1,74 @@
+/*
+ * SystemTap backtraces, collapsed as stackcollapse-stap.pl does: frames
+ * "ADDR : symbol+off/size [module]" leaf first, each stack ended by a line
+ * holding only its count. A frame keeps what follows the last " : ", cut at
+ * its last '+'; an empty frame becomes "-". Perl prints each line through
+ * printf, which the stap personality reproduces in the writer.
+ */
+#include "stap.h"
+
+#include "perl_text.h"
+#include "stack_builder.h"
+
+/* /^\s*(\d+)+$/ */
+bool perl_count_line(struct span line, uint64_t *count)
+{
+	struct span s = trim_leading_space(line);
+	if (s.len == 0)
+		return false;
+	uint64_t v = 0;
+	for (size_t i = 0; i < s.len; i++) {
+		if (!is_digit((unsigned char)s.p[i]))
+			return false;
+		v = v * 10 + (uint64_t)(s.p[i] - '0');
+	}
+	*count = v;
+	return true;
+}
+
+/* /^\s*$/ */
+bool perl_blank_line(struct span line)
+{
+	return trim_leading_space(line).len == 0;
+}
+
+int stap_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
+		      struct profile *profile)
+{
+	(void)ctx;
+	struct stack_builder sb;
+	stack_builder__init(&sb, profile);
+	int err = 0;
+	for (size_t i = 0; i < count && !err; i++) {
+		const char *p;
+		size_t len;
+		int r;
+		while ((r = input__next_line(inputs[i], &p, &len)) > 0) {
+			struct span line = { p, len };
+			uint64_t n;
+			if (perl_count_line(line, &n)) {
+				stack_builder__commit(&sb, n);
+				continue;
+			}
+			if (perl_blank_line(line))
+				continue;
+			struct span f = trim_leading_space(line);
+			const char *plus = memrchr(f.p, '+', f.len);  /* s/\+[^+]*$// */
+			if (plus)
+				f.len = (size_t)(plus - f.p);
+			for (size_t k = f.len; k >= 3; k--) {         /* s/.* : // */
+				if (memcmp(f.p + k - 3, " : ", 3) == 0) {
+					f.p += k;
+					f.len -= k;
+					break;
+				}
+			}
+			if (f.len == 0)
+				f = (struct span){ "-", 1 };
+			stack_builder__unshift_split(&sb, f.p, f.len);
+		}
+		err = r < 0 ? -1 : 0;
+	}
+	stack_builder__release(&sb);
+	return err;
+}
