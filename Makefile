@@ -9,7 +9,7 @@ CC          ?= cc
 CLANG       ?= clang
 CFLAGS      ?= -O2 -g
 STRICT      := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -DFLAMEKIT_VERSION='"$(VERSION)"'
-LIBS        := -ldw -lelf -lz -lxxhash -liberty -pthread
+LIBS        := -ldw -lelf -lz -lxxhash -liberty -lm -pthread
 SANITIZE    ?=
 ifeq ($(SANITIZE),1)
 SANFLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -20,7 +20,7 @@ PERSONALITIES := stackcollapse-perf stackcollapse-perf.pl stackcollapse-stap sta
 	stackcollapse stackcollapse.pl stackcollapse-bpftrace stackcollapse-bpftrace.pl
 
 # libFuzzer targets: one per reader (tests/fuzz/NAME.c).
-FUZZ_TARGETS := perf folded stap dtrace bpftrace
+FUZZ_TARGETS := perf perf-folded folded stap dtrace bpftrace
 
 SRCS := $(wildcard src/*.c src/*/*.c)
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))

@@ -243,7 +243,7 @@ int cmd_collapse(int argc, char **argv)
 	if (!o.reader) {
 		error("unknown format '%s'; known formats:", argv[1]);
 		for (const struct reader *r = readers; r->name; r++)
-			fprintf(stderr, "  %-10s %s\n", r->name, r->summary);
+			fprintf(stderr, "  %-12s %s\n", r->name, r->summary);
 		return EXIT_BAD_INPUT;
 	}
 	argc--;

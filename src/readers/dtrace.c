@@ -12,7 +12,6 @@
 #include "../lib/buf.h"
 #include "perl_text.h"
 #include "stack_builder.h"
-#include "stap.h"
 
 #define HEADER_LINES 3
 

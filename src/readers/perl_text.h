@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "../lib/xalloc.h"
@@ -58,6 +59,28 @@ static inline struct span trim_leading_space(struct span s)
 		s.len--;
 	}
 	return s;
+}
+
+/* /^\s*$/ */
+static inline bool perl_blank_line(struct span line)
+{
+	return trim_leading_space(line).len == 0;
+}
+
+/* The count line of the stap and DTrace collapsers: /^\s*(\d+)+$/. */
+static inline bool perl_count_line(struct span line, uint64_t *count)
+{
+	struct span s = trim_leading_space(line);
+	if (s.len == 0)
+		return false;
+	uint64_t v = 0;
+	for (size_t i = 0; i < s.len; i++) {
+		if (!is_digit((unsigned char)s.p[i]))
+			return false;
+		v = v * 10 + (uint64_t)(s.p[i] - '0');
+	}
+	*count = v;
+	return true;
 }
 
 /* A reusable list of spans. */

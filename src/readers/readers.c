@@ -10,10 +10,12 @@
 #include "dtrace.h"
 #include "folded.h"
 #include "perf.h"
+#include "perf_folded.h"
 #include "stap.h"
 
 const struct reader readers[] = {
 	{ "perf", "perf script text (perf record -g; perf script)", perf_reader__read },
+	{ "perf-folded", "perf report -g folded output", perf_folded_reader__read },
 	{ "stap", "SystemTap print_backtrace()/print_ubacktrace() aggregations", stap_reader__read },
 	{ "dtrace", "DTrace ustack()/stack() aggregations", dtrace_reader__read },
 	{ "bpftrace", "bpftrace maps keyed by kstack, ustack and comm", bpftrace_reader__read },

@@ -10,28 +10,6 @@
 #include "perl_text.h"
 #include "stack_builder.h"
 
-/* /^\s*(\d+)+$/ */
-bool perl_count_line(struct span line, uint64_t *count)
-{
-	struct span s = trim_leading_space(line);
-	if (s.len == 0)
-		return false;
-	uint64_t v = 0;
-	for (size_t i = 0; i < s.len; i++) {
-		if (!is_digit((unsigned char)s.p[i]))
-			return false;
-		v = v * 10 + (uint64_t)(s.p[i] - '0');
-	}
-	*count = v;
-	return true;
-}
-
-/* /^\s*$/ */
-bool perl_blank_line(struct span line)
-{
-	return trim_leading_space(line).len == 0;
-}
-
 int stap_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
 		      struct profile *profile)
 {
