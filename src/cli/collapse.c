@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../lib/error.h"
 #include "../lib/input.h"
@@ -70,10 +71,11 @@ static const char perf_options_help[] =
 static void collapse_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: flamekit collapse FORMAT [OPTIONS] [FILE...]\n\n"
+		"usage: flamekit collapse [FORMAT] [OPTIONS] [FILE...]\n\n"
 		"Reads profiler output (FILEs, or standard input if none or \"-\"; gzip\n"
 		"is recognised by its content) and prints folded stacks: one line\n"
-		"\"comm;root;...;leaf COUNT\" per distinct stack, sorted.\n\n"
+		"\"comm;root;...;leaf COUNT\" per distinct stack, sorted. Without FORMAT,\n"
+		"the format is told from the first input's content.\n\n"
 		"formats:\n");
 	for (const struct reader *r = readers; r->name; r++)
 		fprintf(out, "  %-19s %s\n", r->name, r->summary);
@@ -89,6 +91,7 @@ static void collapse_usage(FILE *out)
 		"  flamekit collapse perf out.perf > out.folded\n"
 		"  perf script | flamekit collapse perf --all -o out.folded\n"
 		"  flamekit collapse perf --pid capture.txt.gz | grep mysqld\n"
+		"  flamekit collapse out.stacks > out.folded        # any known format\n"
 		"  flamekit collapse folded monday.folded tuesday.folded > both.folded\n",
 		perf_options_help);
 }
@@ -192,6 +195,16 @@ static int collapse_run(struct collapse_options *o)
 		for (size_t i = 0; i < n; i++)
 			input__set_progress(inputs[i], progress);
 	}
+	if (!o->reader) {
+		o->reader = reader__guess(inputs[0]);
+		if (!o->reader)
+			goto cleanup;
+		if (o->used_perf_option && strcmp(o->reader->name, "perf") != 0) {
+			error("%s looks like %s output, but --pid, --tid, --kernel, ... apply to perf "
+			      "script text only", input__name(inputs[0]), o->reader->name);
+			goto cleanup;
+		}
+	}
 	profile = profile__new(1, PROFILE_INTEGER);
 	int read_status = o->reader->read(&ctx, inputs, n, profile);
 	progress__finish(progress);
@@ -234,20 +247,23 @@ int cmd_collapse(int argc, char **argv)
 		collapse_usage(stdout);
 		return 0;
 	}
-	if (argc < 2 || argv[1][0] == '-') {
-		error("collapse needs a FORMAT first, e.g. `flamekit collapse perf FILE`");
+	if (argc < 2) {
+		error("collapse needs a FORMAT or a FILE, e.g. `flamekit collapse perf FILE`");
 		collapse_usage(stderr);
 		return EXIT_BAD_INPUT;
 	}
+	struct stat st;
 	o.reader = reader__find(argv[1]);
-	if (!o.reader) {
-		error("unknown format '%s'; known formats:", argv[1]);
+	if (o.reader) {
+		argc--;
+		argv++;
+	} else if (argv[1][0] != '-' && stat(argv[1], &st) != 0) {
+		error("'%s' is neither a format nor a file; known formats:", argv[1]);
 		for (const struct reader *r = readers; r->name; r++)
 			fprintf(stderr, "  %-12s %s\n", r->name, r->summary);
 		return EXIT_BAD_INPUT;
 	}
-	argc--;
-	argv++;
+	/* else no FORMAT: guessed from the first input's content */
 	optind = 0;
 	opterr = 1;
 	int opt;
@@ -267,7 +283,7 @@ int cmd_collapse(int argc, char **argv)
 			return EXIT_BAD_INPUT;
 		}
 	}
-	if (o.used_perf_option && strcmp(o.reader->name, "perf") != 0) {
+	if (o.used_perf_option && o.reader && strcmp(o.reader->name, "perf") != 0) {
 		error("--pid, --tid, --kernel, ... apply to the perf format only, not '%s'",
 		      o.reader->name);
 		return EXIT_BAD_INPUT;

@@ -238,6 +238,37 @@ static int fill_text(struct input *in)
 	}
 }
 
+int input__peek(struct input *in, size_t want, const char **data, size_t *len)
+{
+	if (in->failed)
+		return -1;
+	if (in->fd < 0 && !in->gzip && in->text == NULL) {
+		if (!(in->raw_pos == 0 && looks_like_gzip(in->raw, in->raw_len))) {
+			size_t left = in->raw_len - in->raw_pos;
+			*data = (const char *)in->raw + in->raw_pos;
+			*len = left < want ? left : want;
+			return 0;
+		}
+		if (start_gzip(in) < 0) {
+			in->failed = true;
+			return -1;
+		}
+	}
+	while (in->text_len - in->text_pos < want) {
+		int r = fill_text(in);
+		if (r < 0) {
+			in->failed = true;
+			return -1;
+		}
+		if (r == 0)
+			break;
+	}
+	size_t left = in->text_len - in->text_pos;
+	*data = in->text ? in->text + in->text_pos : "";
+	*len = left < want ? left : want;
+	return 0;
+}
+
 int input__next_line(struct input *in, const char **line, size_t *len)
 {
 	if (in->failed)

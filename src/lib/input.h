@@ -37,6 +37,9 @@ int input__open(struct input **out, const char *path);
 struct input *input__from_memory(const void *data, size_t len, const char *name);
 /* 1: a line; 0: end of input; -1: error (printed). */
 int input__next_line(struct input *in, const char **line, size_t *len);
+/* The next bytes of text (up to `want`, fewer at the end) without consuming
+ * them, decoded if gzip; valid until the next call. 0, or -1 on error. */
+int input__peek(struct input *in, size_t want, const char **data, size_t *len);
 /* Number of the line last returned, counting from 1. */
 uint64_t input__line_number(const struct input *in);
 /* The name used in messages: the path, or "<stdin>". */

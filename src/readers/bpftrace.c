@@ -67,6 +67,27 @@ static bool match_keyed_open(struct span line, struct span *key)
 	return true;
 }
 
+/* "Attaching N probes..." and map entries "@[" ... "]: N". */
+int bpftrace_reader__probe(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len;
+	struct span line, key;
+	bool attaching = false;
+	unsigned opens = 0, closes = 0;
+	uint64_t n;
+	while (next_head_line(&p, end, &line)) {
+		if (line.len > 10 && memcmp(line.p, "Attaching ", 10) == 0)
+			attaching = true;
+		else if (line.len >= 2 && memcmp(line.p, "@[", 2) == 0)
+			opens++;
+		if (match_close(line, &key, &n))
+			closes++;
+	}
+	if (opens && closes)
+		return 95;
+	return attaching ? 60 : 0;
+}
+
 int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 			  size_t count, struct profile *profile)
 {

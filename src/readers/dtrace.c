@@ -32,6 +32,33 @@ static struct span cut_cxx_arguments(struct span f)
 	return f;
 }
 
+/* dtrace's "CPU     ID    FUNCTION:NAME" header, module`function frames
+ * and count lines. */
+int dtrace_reader__probe(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len;
+	struct span line;
+	bool header = false;
+	unsigned frames = 0, counts = 0, other = 0;
+	uint64_t n;
+	while (next_head_line(&p, end, &line)) {
+		struct span s = trim_leading_space(line);
+		if (s.len == 0)
+			continue;
+		if (s.len > 6 && memcmp(s.p, "CPU ", 4) == 0 && find_bytes(s.p, s.len, " ID ", 4))
+			header = true;
+		else if (perl_count_line(line, &n))
+			counts++;
+		else if (memchr(s.p, '`', s.len) && !find_bytes(s.p, s.len, " : ", 3))
+			frames++;
+		else
+			other++;
+	}
+	if (frames && counts && other <= (frames + counts) / 4 + 3)
+		return header ? 90 : 80;
+	return header ? 70 : 0;
+}
+
 int dtrace_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
 			struct profile *profile)
 {

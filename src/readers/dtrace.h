@@ -4,6 +4,7 @@
 
 #include "reader.h"
 
+int dtrace_reader__probe(const char *head, size_t len);
 int dtrace_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
 			struct profile *profile);
 

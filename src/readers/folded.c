@@ -48,6 +48,33 @@ static bool cut_value(const char *s, size_t *len, enum profile_value_type type,
 	return true;
 }
 
+/* Most lines "stack COUNT": a last field of digits after a space. */
+int folded_reader__probe(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len;
+	unsigned good = 0, bad = 0, semicolons = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		union profile_value v;
+		size_t stack_len = n;
+		if (stack_len > 0 && p[stack_len - 1] == '\r')
+			stack_len--;
+		if (stack_len > 0) {
+			if (cut_value(p, &stack_len, PROFILE_DECIMAL, &v) && stack_len > 0 && p[0] != '#') {
+				good++;
+				semicolons += memchr(p, ';', stack_len) != NULL;
+			} else {
+				bad++;
+			}
+		}
+		p += n + 1;
+	}
+	if (good == 0 || bad > good / 10)
+		return 0;
+	return semicolons ? 80 : 55;
+}
+
 static int read_one(struct read_context *ctx, struct input *in, struct profile *profile,
 		    frame_id **frames, size_t *frames_cap)
 {

@@ -4,6 +4,7 @@
 
 #include "reader.h"
 
+int folded_reader__probe(const char *head, size_t len);
 int folded_reader__read(struct read_context *ctx, struct input *const *inputs,
 			size_t count, struct profile *profile);
 

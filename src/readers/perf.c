@@ -667,6 +667,30 @@ static int read_one(struct perf_state *st, struct input *in)
 	return r;
 }
 
+/* Sample headers, each followed by "ADDR SYMBOL (MODULE)" frames (with
+ * -F+srcline, a source line after each frame). */
+int perf_reader__probe(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len;
+	struct span line, a, b, c;
+	unsigned headers = 0, frames = 0, other = 0;
+	while (next_head_line(&p, end, &line)) {
+		if (line.len == 0 || line.p[0] == '#')
+			continue;
+		if (match_header(line.p, line.len, &a, &b, &c))
+			headers++;
+		else if (match_frame(line.p, line.len, &a, &b, &c))
+			frames++;
+		else
+			other++;
+	}
+	if (headers == 0 || other > headers + frames)
+		return 0;
+	if (frames == 0)
+		return 55; /* perf script without -g: samples without stacks */
+	return other > (headers + frames) / 4 ? 70 : 90;
+}
+
 static void perf_state_init(struct perf_state *st, struct read_context *ctx,
 			    struct profile *profile, const char *event_filter)
 {

@@ -25,6 +25,7 @@ struct perf_read_options {
 	unsigned jobs;       /* threads for one large plain file; 0 = one per CPU */
 };
 
+int perf_reader__probe(const char *head, size_t len);
 int perf_reader__read(struct read_context *ctx, struct input *const *inputs,
 		      size_t count, struct profile *profile);
 

@@ -239,6 +239,39 @@ static bool stacks_are_leaf_first(const struct state *st, bool *unsure)
 	return lasts < firsts;
 }
 
+/* "VALUE stack" lines as they start a line (not indented), digits first. */
+static bool looks_like_value_line(struct span line)
+{
+	size_t i = 0;
+	while (i < line.len && (is_digit((unsigned char)line.p[i]) || line.p[i] == '.'))
+		i++;
+	if (i == 0 || i == line.len)
+		return false;
+	if (line.p[i] == '%')
+		i++;
+	return i + 1 < line.len && line.p[i] == ' ' && line.p[i + 1] != ' ';
+}
+
+/* perf report's comment header with its column ruler, then "VALUE a;b;c" lines. */
+int perf_folded_reader__probe(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len;
+	struct span line;
+	bool ruler = false, samples = false;
+	unsigned values = 0;
+	while (next_head_line(&p, end, &line)) {
+		if (line.len > 3 && memcmp(line.p, "# .", 3) == 0)
+			ruler = true;
+		else if (line.len > 11 && memcmp(line.p, "# Samples: ", 11) == 0)
+			samples = true;
+		else if (line.len > 0 && line.p[0] != '#' && looks_like_value_line(line))
+			values++;
+	}
+	if (!ruler && !samples)
+		return 0;
+	return values ? 95 : 55;
+}
+
 static int read_one(struct state *st, struct input *in)
 {
 	const char *p;

@@ -83,6 +83,20 @@ static inline bool perl_count_line(struct span line, uint64_t *count)
 	return true;
 }
 
+/* Cuts the next line from *p (up to end) for a probe; false at the end. A
+ * last line cut short by the probe's window is not returned. */
+static inline bool next_head_line(const char **p, const char *end, struct span *line)
+{
+	if (*p >= end)
+		return false;
+	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+	if (!nl)
+		return false;
+	*line = (struct span){ *p, (size_t)(nl - *p) };
+	*p = nl + 1;
+	return true;
+}
+
 /* A reusable list of spans. */
 struct spans {
 	struct span *v;

@@ -31,9 +31,18 @@ struct read_context {
 	uint64_t first_bad_line;
 };
 
+/*
+ * probe() looks at the first bytes of an input (at most PROBE_BYTES, cut at
+ * a line end) and says how sure it is that they are in its format: 0 (not
+ * at all) to 100. The guesser picks the surest reader above PROBE_MINIMUM.
+ */
+#define PROBE_BYTES (64u << 10)
+#define PROBE_MINIMUM 50
+
 struct reader {
 	const char *name;
 	const char *summary;
+	int (*probe)(const char *head, size_t len);
 	int (*read)(struct read_context *ctx, struct input *const *inputs, size_t count,
 		    struct profile *profile);
 };
@@ -51,6 +60,8 @@ void read_context__summary(const struct read_context *ctx);
 void read_context__release(struct read_context *ctx);
 
 const struct reader *reader__find(const char *name);
+/* The reader for in, from its first bytes; NULL after saying what was tried. */
+const struct reader *reader__guess(struct input *in);
 /* The table, ending with a NULL name. */
 extern const struct reader readers[];
 

@@ -14,13 +14,18 @@
 #include "stap.h"
 
 const struct reader readers[] = {
-	{ "perf", "perf script text (perf record -g; perf script)", perf_reader__read },
-	{ "perf-folded", "perf report -g folded output", perf_folded_reader__read },
-	{ "stap", "SystemTap print_backtrace()/print_ubacktrace() aggregations", stap_reader__read },
-	{ "dtrace", "DTrace ustack()/stack() aggregations", dtrace_reader__read },
-	{ "bpftrace", "bpftrace maps keyed by kstack, ustack and comm", bpftrace_reader__read },
-	{ "folded", "folded stacks (frame;frame;... COUNT), summed", folded_reader__read },
-	{ NULL, NULL, NULL },
+	{ "perf", "perf script text (perf record -g; perf script)",
+	  perf_reader__probe, perf_reader__read },
+	{ "perf-folded", "perf report -g folded output",
+	  perf_folded_reader__probe, perf_folded_reader__read },
+	{ "stap", "SystemTap print_backtrace()/print_ubacktrace() aggregations",
+	  stap_reader__probe, stap_reader__read },
+	{ "dtrace", "DTrace ustack()/stack() aggregations", dtrace_reader__probe, dtrace_reader__read },
+	{ "bpftrace", "bpftrace maps keyed by kstack, ustack and comm",
+	  bpftrace_reader__probe, bpftrace_reader__read },
+	{ "folded", "folded stacks (frame;frame;... COUNT), summed",
+	  folded_reader__probe, folded_reader__read },
+	{ NULL, NULL, NULL, NULL },
 };
 
 const struct reader *reader__find(const char *name)
@@ -28,6 +33,49 @@ const struct reader *reader__find(const char *name)
 	for (const struct reader *r = readers; r->name; r++)
 		if (strcmp(r->name, name) == 0)
 			return r;
+	return NULL;
+}
+
+const struct reader *reader__guess(struct input *in)
+{
+	const char *head;
+	size_t len;
+	if (input__peek(in, PROBE_BYTES, &head, &len) < 0)
+		return NULL;
+	/* Probes see whole lines: cut a full window at its last line end; the
+	 * whole of a short input gets the line end its last line may lack. */
+	size_t whole = len;
+	if (len == PROBE_BYTES) {
+		const char *last_nl = memrchr(head, '\n', len);
+		whole = last_nl ? (size_t)(last_nl - head) + 1 : len;
+	}
+	char *text = fk_malloc(whole + 1);
+	memcpy(text, head, whole);
+	if (whole > 0 && text[whole - 1] != '\n')
+		text[whole++] = '\n';
+	const struct reader *best = NULL;
+	int best_score = 0;
+	for (const struct reader *r = readers; r->name; r++) {
+		int score = r->probe(text, whole);
+		if (score > best_score) {
+			best = r;
+			best_score = score;
+		}
+	}
+	free(text);
+	if (best && best_score >= PROBE_MINIMUM)
+		return best;
+	char quoted[120];
+	const char *nl = memchr(head, '\n', len);
+	error("cannot tell the format of %s: it does not look like any of", input__name(in));
+	for (const struct reader *r = readers; r->name; r++)
+		fprintf(stderr, "  %-12s %s\n", r->name, r->summary);
+	if (len == 0)
+		fprintf(stderr, "it is empty.\n");
+	else
+		fprintf(stderr, "its first line is \"%s\".\n",
+			quote_for_message(quoted, sizeof(quoted), head, nl ? (size_t)(nl - head) : len));
+	fprintf(stderr, "Name the format: flamekit collapse FORMAT %s\n", input__name(in));
 	return NULL;
 }
 

@@ -10,6 +10,29 @@
 #include "perl_text.h"
 #include "stack_builder.h"
 
+/* Frames "0xADDR : symbol+off/size [module]" and count lines. */
+int stap_reader__probe(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len;
+	struct span line;
+	unsigned frames = 0, counts = 0, other = 0;
+	uint64_t n;
+	while (next_head_line(&p, end, &line)) {
+		struct span s = trim_leading_space(line);
+		if (s.len == 0)
+			continue;
+		if (perl_count_line(line, &n))
+			counts++;
+		else if (s.len > 5 && s.p[0] == '0' && s.p[1] == 'x' && find_bytes(s.p, s.len, " : ", 3))
+			frames++;
+		else
+			other++;
+	}
+	if (frames == 0 || other > frames / 4)
+		return 0;
+	return counts ? 90 : 60;
+}
+
 int stap_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
 		      struct profile *profile)
 {
