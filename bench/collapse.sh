@@ -3,8 +3,11 @@
 # same >= 200 MB perf script input, in the same run: 3 repetitions each,
 # median wall time, MB/s, peak RSS and the ratio. Then flamekit's peak RSS
 # on a 1 GB stream (memory must follow distinct stacks, not input size).
+# Then one row per other reader with a Perl counterpart (stap, dtrace,
+# bpftrace) on >= 100 MB made by repeating a real capture.
 #
 #   FLAMEGRAPH_DIR=/path/to/FlameGraph bench/collapse.sh [OPTION...]
+#   BENCH_ONLY=readers bench/collapse.sh      # just the per-reader rows
 #
 # FLAMEGRAPH_DIR: a checkout of FlameGraph (kept outside this repository);
 # without it the Perl side is skipped. OPTIONS are passed to both tools
@@ -69,6 +72,7 @@ measure() {
 	echo "$median $rss"
 }
 
+if [[ ${BENCH_ONLY:-} != readers ]]; then
 echo "input: $input ($mb MB), options: ${*:-(none)}, $REPS runs each, median"
 printf '%-26s %10s %10s %12s\n' tool seconds MB/s "peak RSS MB"
 row() { # label seconds rss_kb
@@ -99,3 +103,59 @@ stream_mb=$(awk -v b="$bytes" -v c="$copies" 'BEGIN { printf "%.0f", b * c / 1e6
 /usr/bin/time -f '%e %M' -o "$CACHE/time" sh -c "for i in \$(seq $copies); do cat '$input'; done | '$FLAMEKIT' collapse perf --pid > '$CACHE/out' 2> /dev/null"
 read -r t m < "$CACHE/time"
 echo "memory: ${stream_mb} MB streamed through a pipe (--pid), $(wc -l < "$CACHE/out") distinct stacks: peak RSS $(awk -v k="$m" 'BEGIN{printf "%.1f", k/1024}') MB"
+fi
+
+# --- the other readers -----------------------------------------------------
+
+# repeat_to SOURCE TARGET SKIP: TARGET made of SOURCE repeated to >= 100 MB;
+# copies after the first leave out SOURCE's first SKIP lines (a header).
+repeat_to() {
+	local source=$1 target=$2 skip=$3
+	[[ -f $target ]] && return
+	local bytes; bytes=$(stat -c %s "$source")
+	local copies=$(( (100000000 + bytes - 1) / bytes ))
+	perl -e '
+		my ($copies, $skip, $file) = @ARGV;
+		open my $in, "<", $file or die; my @lines = <$in>; close $in;
+		my $body = join "", @lines[$skip .. $#lines];
+		print @lines; print $body for 2 .. $copies;' "$copies" "$skip" "$source" > "$target.tmp" &&
+		mv "$target.tmp" "$target"
+}
+
+reader_row() { # format perl-tool source header-lines
+	local format=$1 tool=$2 source=$3 skip=$4
+	local input=$CACHE/$format-100MB.txt
+	repeat_to "$source" "$input" "$skip"
+	local mbr; mbr=$(awk -v b="$(stat -c %s "$input")" 'BEGIN { printf "%.1f", b / 1e6 }')
+	read -r f_t f_rss < <(measure "$FLAMEKIT" collapse "$format" "$input")
+	cp "$CACHE/out" "$CACHE/$format.flamekit"
+	local f_mbs; f_mbs=$(awk -v m="$mbr" -v t="$f_t" 'BEGIN{printf "%.1f", m/t}')
+	if [[ -n ${FLAMEGRAPH_DIR:-} && -f $FLAMEGRAPH_DIR/$tool ]]; then
+		read -r p_t p_rss < <(measure perl "$FLAMEGRAPH_DIR/$tool" "$input")
+		local same="identical"
+		if [[ $format == bpftrace ]]; then
+			# the Perl tool prints every map entry as it comes, so the repeated
+			# captures print each stack many times: sum them before comparing
+			"$FLAMEKIT" collapse folded "$CACHE/out" | cmp -s - "$CACHE/$format.flamekit" ||
+				same="DIFFERS"
+		else
+			cmp -s "$CACHE/out" "$CACHE/$format.flamekit" || same="DIFFERS"
+		fi
+		printf '%-9s %7s MB %9s %9s MB/s %8.1f MB %9s %9s MB/s %8.1f MB %7s  %s\n' "$format" "$mbr" \
+			"$f_t" "$f_mbs" "$(awk -v k="$f_rss" 'BEGIN{print k/1024}')" \
+			"$p_t" "$(awk -v m="$mbr" -v t="$p_t" 'BEGIN{printf "%.1f", m/t}')" \
+			"$(awk -v k="$p_rss" 'BEGIN{print k/1024}')" \
+			"$(awk -v a="$p_t" -v b="$f_t" 'BEGIN{printf "%.1fx", a/b}')" "$same"
+	else
+		printf '%-9s %7s MB %9s %9s MB/s %8.1f MB  (Perl skipped: set FLAMEGRAPH_DIR)\n' "$format" "$mbr" \
+			"$f_t" "$f_mbs" "$(awk -v k="$f_rss" 'BEGIN{print k/1024}')"
+	fi
+}
+
+echo
+echo "other readers ($REPS runs each, median): flamekit vs the Perl collapser"
+printf '%-9s %10s %9s %14s %11s %9s %14s %11s %7s  %s\n' format input "fk s" "fk MB/s" "fk RSS" "perl s" \
+	"perl MB/s" "perl RSS" ratio output
+reader_row stap stackcollapse-stap.pl "$SHARED/conformance/stap/inputs/user-kernel.txt" 0
+reader_row dtrace stackcollapse.pl "$SHARED/conformance/flamegraph-pl/example-dtrace-stacks.txt" 3
+reader_row bpftrace stackcollapse-bpftrace.pl "$SHARED/conformance/bpftrace/inputs/kstack-ustack-comm.txt" 0

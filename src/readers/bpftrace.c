@@ -29,6 +29,8 @@
 /* (.*)\]: (\d+) — the greedy (.*) ends at the last "]: " followed by a digit. */
 static bool match_key_and_count(struct span s, struct span *key, uint64_t *count)
 {
+	if (!find_bytes(s.p, s.len, "]: ", 3))
+		return false; /* most lines: frames */
 	for (size_t k = s.len; k-- > 0;) {
 		if (k + 3 < s.len && memcmp(s.p + k, "]: ", 3) == 0 &&
 		    is_digit((unsigned char)s.p[k + 3])) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "../lib/buf.h"
+#include "group_cache.h"
 #include "perl_text.h"
 #include "stack_builder.h"
 
@@ -67,7 +68,9 @@ int dtrace_reader__read(struct read_context *ctx, struct input *const *inputs, s
 	struct spans pieces = { 0 };
 	struct buf func = BUF_INIT;
 	uint64_t lines_seen = 0; /* across files: Perl's <> is one stream */
+	struct group_cache cache;
 	stack_builder__init(&sb, profile);
+	group_cache__init(&cache);
 	int err = 0;
 	for (size_t i = 0; i < count && !err; i++) {
 		const char *p;
@@ -88,6 +91,16 @@ int dtrace_reader__read(struct read_context *ctx, struct input *const *inputs, s
 			const char *plus = memrchr(f.p, '+', f.len);
 			if (plus)
 				f.len = (size_t)(plus - f.p);
+			/* everything below depends on f alone: cached per distinct f */
+			size_t slot;
+			uint64_t hash = group_cache__hash(f, (struct span){ "", 0 }, 0);
+			const struct cached_group *hit =
+				group_cache__find(&cache, hash, f, (struct span){ "", 0 }, 0, &slot);
+			if (hit) {
+				stack_builder__add_ids(&sb, group_cache__ids(&cache, hit), hit->count);
+				continue;
+			}
+			struct span key = f;
 			f = cut_cxx_arguments(f);
 			if (f.len == 0)
 				f = (struct span){ "-", 1 };
@@ -106,11 +119,15 @@ int dtrace_reader__read(struct read_context *ctx, struct input *const *inputs, s
 				stack_builder__add(&sb, func.data + skip, func.len - skip);
 			}
 			stack_builder__group_end(&sb);
+			size_t n_ids;
+			const frame_id *ids = stack_builder__group_ids(&sb, &n_ids);
+			group_cache__add(&cache, slot, hash, key, (struct span){ "", 0 }, 0, ids, n_ids);
 		}
 		err = r < 0 ? -1 : 0;
 	}
 	buf__free(&func);
 	free(pieces.v);
+	group_cache__release(&cache);
 	stack_builder__release(&sb);
 	return err;
 }

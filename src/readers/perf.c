@@ -13,13 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <xxhash.h>
 
 #include "../lib/buf.h"
 #include "../lib/error.h"
-#include "../lib/index_table.h"
 #include "../lib/xalloc.h"
 #include "../symbolize/inline.h"
+#include "group_cache.h"
 #include "perl_text.h"
 #include "stack_builder.h"
 
@@ -235,28 +234,10 @@ static bool inline_applies(struct span mod)
 /*
  * What a frame line turns into depends only on its function text (offset
  * already stripped), its module and whether the process is Java, so the
- * frame ids it yields are cached under those. Real captures repeat a few
- * thousand functions millions of times; the cache skips all the tidying.
- * Not used when the result depends on more: --srcline reads the next line,
- * --inline looks at the address, and --addrs prints it for unknown frames.
+ * frame ids it yields are cached under those (group_cache.h). Not used when
+ * the result depends on more: --srcline reads the next line, --inline looks
+ * at the address, and --addrs prints it for unknown frames.
  */
-struct frame_line_cache {
-	struct frame_line {
-		uint64_t hash;
-		uint64_t key_offset;   /* into keys: func bytes, mod bytes */
-		uint32_t func_len, mod_len;
-		uint32_t ids_offset;   /* into ids: the group as pushed (reversed) */
-		uint32_t ids_count;
-		bool java;
-	} *lines;
-	size_t count, cap;
-	struct index_table index;
-	char *keys;
-	size_t keys_len, keys_cap;
-	frame_id *ids;
-	size_t ids_len, ids_cap;
-};
-
 struct perf_state {
 	const struct perf_read_options *opt;
 	struct read_context *ctx;
@@ -279,7 +260,7 @@ struct perf_state {
 	uint64_t samples;
 
 	bool use_cache;
-	struct frame_line_cache cache;
+	struct group_cache cache;
 
 	struct chunk_log *log;  /* a parallel part: keep messages for later */
 };
@@ -492,58 +473,6 @@ static void tidy_function(struct perf_state *st, struct span piece, struct span 
 	}
 }
 
-static uint64_t frame_line_hash(struct span func, struct span mod, bool java)
-{
-	/* One hash call: the module enters by its length and its last bytes,
-	 * which tell modules apart well; slots compare the full key anyway. */
-	uint64_t tail = 0;
-	memcpy(&tail, mod.p + (mod.len > 8 ? mod.len - 8 : 0), mod.len < 8 ? mod.len : 8);
-	uint64_t h = XXH3_64bits_withSeed(func.p, func.len, tail ^ ((uint64_t)mod.len << 1) ^ java);
-	h ^= h >> 29;
-	return h * 0xbf58476d1ce4e5b9ull;
-}
-
-static uint64_t frame_line_hash_of(const void *lines, size_t index)
-{
-	return ((const struct frame_line *)lines)[index].hash;
-}
-
-/* The cached line for (func, mod, java), or NULL and *slot where it goes. */
-static const struct frame_line *cache_find(const struct frame_line_cache *c, uint64_t hash,
-					   struct span func, struct span mod, bool java,
-					   size_t *slot)
-{
-	size_t i = index_table__first(&c->index, hash);
-	for (uint32_t at; (at = c->index.slots[i]) != 0; i = index_table__next(&c->index, i)) {
-		const struct frame_line *l = &c->lines[at - 1];
-		if (l->hash == hash && l->java == java && l->func_len == func.len &&
-		    l->mod_len == mod.len &&
-		    memcmp(c->keys + l->key_offset, func.p, func.len) == 0 &&
-		    memcmp(c->keys + l->key_offset + func.len, mod.p, mod.len) == 0)
-			return l;
-	}
-	*slot = i;
-	return NULL;
-}
-
-static void cache_add(struct frame_line_cache *c, size_t slot, uint64_t hash,
-		      struct span func, struct span mod, bool java,
-		      const frame_id *ids, size_t count)
-{
-	c->keys = fk_grow(c->keys, &c->keys_cap, c->keys_len + func.len + mod.len, 1);
-	memcpy(c->keys + c->keys_len, func.p, func.len);
-	memcpy(c->keys + c->keys_len + func.len, mod.p, mod.len);
-	c->ids = fk_grow(c->ids, &c->ids_cap, c->ids_len + count, sizeof(frame_id));
-	memcpy(c->ids + c->ids_len, ids, count * sizeof(frame_id));
-	c->lines = fk_grow(c->lines, &c->cap, c->count + 1, sizeof(*c->lines));
-	c->lines[c->count] = (struct frame_line){ hash, c->keys_len, (uint32_t)func.len,
-						  (uint32_t)mod.len, (uint32_t)c->ids_len,
-						  (uint32_t)count, java };
-	c->keys_len += func.len + mod.len;
-	c->ids_len += count;
-	index_table__insert(&c->index, slot, c->count++, frame_line_hash_of, c->lines);
-}
-
 static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 			struct span rawfunc, struct span mod)
 {
@@ -570,11 +499,11 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 	uint64_t hash = 0;
 	bool java = pname_is_java(st);
 	if (cacheable) {
-		hash = frame_line_hash(rawfunc, mod, java);
-		const struct frame_line *hit = cache_find(&st->cache, hash, rawfunc, mod, java, &slot);
+		hash = group_cache__hash(rawfunc, mod, java);
+		const struct cached_group *hit =
+			group_cache__find(&st->cache, hash, rawfunc, mod, java, &slot);
 		if (hit) {
-			stack_builder__add_ids(&st->stack, st->cache.ids + hit->ids_offset,
-					       hit->ids_count);
+			stack_builder__add_ids(&st->stack, group_cache__ids(&st->cache, hit), hit->count);
 			return 0;
 		}
 	}
@@ -604,7 +533,7 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 	if (cacheable) {
 		size_t count;
 		const frame_id *ids = stack_builder__group_ids(&st->stack, &count);
-		cache_add(&st->cache, slot, hash, rawfunc, mod, java, ids, count);
+		group_cache__add(&st->cache, slot, hash, rawfunc, mod, java, ids, count);
 	}
 	return 0;
 }
@@ -705,7 +634,7 @@ static void perf_state_init(struct perf_state *st, struct read_context *ctx,
 	if (st->opt->show_inline)
 		st->inliner = inline_resolver__new(st->opt->show_context);
 	st->use_cache = !st->opt->srcline && !st->opt->show_inline;
-	index_table__init(&st->cache.index, 1024);
+	group_cache__init(&st->cache);
 }
 
 static void perf_state_release(struct perf_state *st)
@@ -717,10 +646,7 @@ static void perf_state_release(struct perf_state *st)
 	buf__free(&st->event_filter);
 	buf__free(&st->func);
 	buf__free(&st->srcline);
-	index_table__release(&st->cache.index);
-	free(st->cache.lines);
-	free(st->cache.keys);
-	free(st->cache.ids);
+	group_cache__release(&st->cache);
 }
 
 /*

@@ -39,12 +39,15 @@ void stack_builder__add(struct stack_builder *sb, const char *name, size_t len)
 
 void stack_builder__add_split(struct stack_builder *sb, const char *s, size_t len)
 {
-	size_t start = 0;
-	for (size_t i = 0; i <= len; i++) {
-		if (i == len || s[i] == ';') {
-			stack_builder__add(sb, s + start, i - start);
-			start = i + 1;
+	const char *end = s + len;
+	for (;;) {
+		const char *semi = memchr(s, ';', (size_t)(end - s));
+		if (!semi) {
+			stack_builder__add(sb, s, (size_t)(end - s));
+			return;
 		}
+		stack_builder__add(sb, s, (size_t)(semi - s));
+		s = semi + 1;
 	}
 }
 

@@ -57,12 +57,18 @@ int stap_reader__read(struct read_context *ctx, struct input *const *inputs, siz
 			const char *plus = memrchr(f.p, '+', f.len);  /* s/\+[^+]*$// */
 			if (plus)
 				f.len = (size_t)(plus - f.p);
-			for (size_t k = f.len; k >= 3; k--) {         /* s/.* : // */
-				if (memcmp(f.p + k - 3, " : ", 3) == 0) {
-					f.p += k;
-					f.len -= k;
+			/* s/.* : // — from the last " : " on */
+			for (size_t limit = f.len; limit >= 2;) {
+				const char *colon = memrchr(f.p + 1, ':', limit - 2);
+				if (!colon)
+					break;
+				size_t k = (size_t)(colon - f.p);
+				if (f.p[k - 1] == ' ' && f.p[k + 1] == ' ') {
+					f.p += k + 2;
+					f.len -= k + 2;
 					break;
 				}
+				limit = k + 1;
 			}
 			if (f.len == 0)
 				f = (struct span){ "-", 1 };
