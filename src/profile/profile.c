@@ -115,6 +115,23 @@ static uint64_t entry_hash_of(const void *entries, size_t index)
 void profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 		  uint32_t slice, const union profile_value *values)
 {
+	profile__add_indexed(p, frames, depth, slice, values);
+}
+
+void profile__add_to_entry(struct profile *p, size_t e, const union profile_value *values)
+{
+	union profile_value *v = p->values + e * p->columns;
+	for (unsigned c = 0; c < p->columns; c++) {
+		if (p->type == PROFILE_INTEGER)
+			v[c].integer += values[c].integer;
+		else
+			v[c].decimal += values[c].decimal;
+	}
+}
+
+size_t profile__add_indexed(struct profile *p, const frame_id *frames, uint32_t depth,
+			    uint32_t slice, const union profile_value *values)
+{
 	/* One empty frame folds to the same line as no frame: keep one form. */
 	if (depth == 1 && p->frames[frames[0]].name_len == 0)
 		depth = 0;
@@ -148,13 +165,8 @@ void profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 		p->entry_count++;
 		index_table__insert(&p->entry_index, slot, e, entry_hash_of, p->entries);
 	}
-	union profile_value *v = p->values + e * p->columns;
-	for (unsigned c = 0; c < p->columns; c++) {
-		if (p->type == PROFILE_INTEGER)
-			v[c].integer += values[c].integer;
-		else
-			v[c].decimal += values[c].decimal;
-	}
+	profile__add_to_entry(p, e, values);
+	return e;
 }
 
 void profile__add_count(struct profile *p, const frame_id *frames, uint32_t depth,

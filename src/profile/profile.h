@@ -86,6 +86,11 @@ size_t profile__frame_count(const struct profile *p);
 /* Adds values (columns of them) to the stack frames[0..depth-1] in slice. */
 void profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 		  uint32_t slice, const union profile_value *values);
+/* The same, returning the entry's index (for readers that remember it). */
+size_t profile__add_indexed(struct profile *p, const frame_id *frames, uint32_t depth,
+			    uint32_t slice, const union profile_value *values);
+/* Adds values to entry `index` (as returned above). */
+void profile__add_to_entry(struct profile *p, size_t index, const union profile_value *values);
 /* The common case: one integer column, no slice. */
 void profile__add_count(struct profile *p, const frame_id *frames, uint32_t depth,
 			uint64_t count);

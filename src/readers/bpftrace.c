@@ -21,8 +21,8 @@
 
 #include <stdio.h>
 
-#include "../lib/buf.h"
 #include "../lib/error.h"
+#include "entry_memo.h"
 #include "perl_text.h"
 #include "stack_builder.h"
 
@@ -90,14 +90,54 @@ int bpftrace_reader__probe(const char *head, size_t len)
 	return attaching ? 60 : 0;
 }
 
+/* How an entry opens: "@[" alone, or (flamekit mode) "@[KEY, " / "@[, ". */
+enum opening { NOT_OPENING, OPENS, OPENS_WITH_KEY, OPENS_EMPTY_FIRST };
+
+static enum opening opening_of(struct span line, bool perl_mode, struct span *key)
+{
+	if (span_eq(line, "@["))
+		return OPENS;
+	if (perl_mode || !match_keyed_open(line, key))
+		return NOT_OPENING;
+	return key->len ? OPENS_WITH_KEY : OPENS_EMPTY_FIRST;
+}
+
+/* Builds the stack of an entry from its kept lines: the opening line, the
+ * frames, and last the key part of the closing line. */
+static size_t build_entry(struct stack_builder *sb, struct entry_memo *memo, bool perl_mode,
+			  uint64_t count)
+{
+	struct span line, first_key = { "", 0 }, key;
+	entry_memo__next_kept(memo, &line);
+	enum opening how = opening_of(line, perl_mode, &first_key);
+	if (how == OPENS_EMPTY_FIRST)
+		stack_builder__unshift_split(sb, ", ", 2); /* the separator other entries have */
+	struct span prev = { NULL, 0 };
+	bool have_prev = false;
+	while (entry_memo__next_kept(memo, &line)) {
+		if (have_prev) {
+			struct span f = trim_leading_space(prev);
+			stack_builder__unshift_split(sb, f.p, f.len);
+		}
+		prev = line;
+		have_prev = true;
+	}
+	key = prev; /* the closing line's key part */
+	if (key.len)
+		stack_builder__unshift_split(sb, key.p, key.len);
+	if (how == OPENS_WITH_KEY)
+		stack_builder__unshift_split(sb, first_key.p, first_key.len);
+	return stack_builder__commit(sb, count);
+}
+
 int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 			  size_t count, struct profile *profile)
 {
 	struct stack_builder sb;
+	struct entry_memo memo;
 	stack_builder__init(&sb, profile);
+	entry_memo__init(&memo);
 	bool in_stack = false;
-	struct buf first_key = BUF_INIT; /* flamekit mode: "@[KEY, " entries */
-	bool has_first_key = false;
 	uint64_t keyed_entries = 0;
 	int err = 0;
 	for (size_t i = 0; i < count && !err; i++) {
@@ -108,40 +148,36 @@ int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 			struct span line = { p, len }, key;
 			uint64_t n;
 			if (!in_stack) {
-				if (span_eq(line, "@[")) {
+				enum opening how = opening_of(line, ctx->perl_mode, &key);
+				if (how != NOT_OPENING) {
 					in_stack = true;
+					keyed_entries += how != OPENS;
+					entry_memo__clear(&memo);
+					entry_memo__line(&memo, line);
 				} else if (len >= 4 && memcmp(p, "@[,", 3) == 0 &&
 					   is_space((unsigned char)p[3]) &&
 					   match_key_and_count((struct span){ p + 4, len - 4 }, &key, &n)) {
 					/* /^@\[,\s(.*)\]: (\d+)/: a one-line entry */
 					stack_builder__unshift_split(&sb, key.p, key.len);
 					stack_builder__commit(&sb, n);
-				} else if (!ctx->perl_mode && match_keyed_open(line, &key)) {
-					in_stack = true;
-					keyed_entries++;
-					if (key.len == 0) {
-						/* "@[, ": the first stack is empty; keep the
-						 * ", " separator frame other entries have */
-						stack_builder__unshift_split(&sb, ", ", 2);
-					} else {
-						has_first_key = true;
-						buf__reset(&first_key);
-						buf__append(&first_key, key.p, key.len);
-					}
 				}
 				continue;
 			}
-			if (match_close(line, &key, &n)) {
-				if (key.len)
-					stack_builder__unshift_split(&sb, key.p, key.len);
-				if (has_first_key)
-					stack_builder__unshift_split(&sb, first_key.data, first_key.len);
-				stack_builder__commit(&sb, n);
-				in_stack = has_first_key = false;
-			} else {
-				struct span f = trim_leading_space(line);
-				stack_builder__unshift_split(&sb, f.p, f.len);
+			if (!match_close(line, &key, &n)) {
+				entry_memo__line(&memo, line);
+				continue;
 			}
+			entry_memo__line(&memo, key);
+			size_t entry;
+			if (entry_memo__find(&memo, &entry)) {
+				union profile_value v = { .integer = n };
+				profile__add_to_entry(profile, entry, &v);
+				entry_memo__clear(&memo);
+			} else {
+				entry = build_entry(&sb, &memo, ctx->perl_mode, n);
+				entry_memo__remember(&memo, entry);
+			}
+			in_stack = false;
 		}
 		err = r < 0 ? -1 : 0;
 	}
@@ -150,7 +186,7 @@ int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 			"\"@[KEY, \" (e.g. @[comm, kstack]) with KEY as the root frame, "
 			"\"@[, \" (an empty first stack) with \", \" as the leaf frame\n",
 			(unsigned long long)keyed_entries, keyed_entries == 1 ? "y" : "ies");
-	buf__free(&first_key);
+	entry_memo__release(&memo);
 	stack_builder__release(&sb);
 	return err;
 }

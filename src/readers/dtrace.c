@@ -10,9 +10,8 @@
 #include <stdlib.h>
 
 #include "../lib/buf.h"
+#include "aggregation.h"
 #include "group_cache.h"
-#include "perl_text.h"
-#include "stack_builder.h"
 
 #define HEADER_LINES 3
 
@@ -60,74 +59,61 @@ int dtrace_reader__probe(const char *head, size_t len)
 	return header ? 70 : 0;
 }
 
+struct dtrace_state {
+	struct spans pieces;
+	struct buf func;
+	struct group_cache cache; /* frame line (offset cut) -> its group */
+};
+
+static void dtrace_frame(void *state, struct stack_builder *sb, struct span line)
+{
+	struct dtrace_state *st = state;
+	struct span f = trim_leading_space(line);
+	const char *plus = memrchr(f.p, '+', f.len);
+	if (plus)
+		f.len = (size_t)(plus - f.p);
+	/* everything below depends on f alone */
+	size_t slot;
+	struct span none = { "", 0 };
+	uint64_t hash = group_cache__hash(f, none, 0);
+	const struct cached_group *hit = group_cache__find(&st->cache, hash, f, none, 0, &slot);
+	if (hit) {
+		stack_builder__add_ids(sb, group_cache__ids(&st->cache, hit), hit->count);
+		return;
+	}
+	struct span key = f;
+	f = cut_cxx_arguments(f);
+	if (f.len == 0)
+		f = (struct span){ "-", 1 };
+	perl_split(&st->pieces, f, "->");
+	stack_builder__group_begin(sb);
+	for (size_t k = 0; k < st->pieces.n; k++) {
+		struct span piece = st->pieces.v[k];
+		buf__reset(&st->func);
+		buf__append(&st->func, piece.p, piece.len);
+		for (size_t c = 0; c < st->func.len; c++) /* tr/;/:/ */
+			if (st->func.data[c] == ';')
+				st->func.data[c] = ':';
+		size_t skip = st->func.len > 0 && st->func.data[0] == 'L'; /* s/^L// */
+		if (k > 0)
+			buf__append(&st->func, "_[i]", 4);
+		stack_builder__add(sb, st->func.data + skip, st->func.len - skip);
+	}
+	stack_builder__group_end(sb);
+	size_t n_ids;
+	const frame_id *ids = stack_builder__group_ids(sb, &n_ids);
+	group_cache__add(&st->cache, slot, hash, key, none, 0, ids, n_ids);
+}
+
 int dtrace_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
 			struct profile *profile)
 {
 	(void)ctx;
-	struct stack_builder sb;
-	struct spans pieces = { 0 };
-	struct buf func = BUF_INIT;
-	uint64_t lines_seen = 0; /* across files: Perl's <> is one stream */
-	struct group_cache cache;
-	stack_builder__init(&sb, profile);
-	group_cache__init(&cache);
-	int err = 0;
-	for (size_t i = 0; i < count && !err; i++) {
-		const char *p;
-		size_t len;
-		int r;
-		while ((r = input__next_line(inputs[i], &p, &len)) > 0) {
-			if (lines_seen++ < HEADER_LINES)
-				continue;
-			struct span line = { p, len };
-			uint64_t n;
-			if (perl_count_line(line, &n)) {
-				stack_builder__commit(&sb, n);
-				continue;
-			}
-			if (perl_blank_line(line))
-				continue;
-			struct span f = trim_leading_space(line);
-			const char *plus = memrchr(f.p, '+', f.len);
-			if (plus)
-				f.len = (size_t)(plus - f.p);
-			/* everything below depends on f alone: cached per distinct f */
-			size_t slot;
-			uint64_t hash = group_cache__hash(f, (struct span){ "", 0 }, 0);
-			const struct cached_group *hit =
-				group_cache__find(&cache, hash, f, (struct span){ "", 0 }, 0, &slot);
-			if (hit) {
-				stack_builder__add_ids(&sb, group_cache__ids(&cache, hit), hit->count);
-				continue;
-			}
-			struct span key = f;
-			f = cut_cxx_arguments(f);
-			if (f.len == 0)
-				f = (struct span){ "-", 1 };
-			perl_split(&pieces, f, "->");
-			stack_builder__group_begin(&sb);
-			for (size_t k = 0; k < pieces.n; k++) {
-				struct span piece = pieces.v[k];
-				buf__reset(&func);
-				buf__append(&func, piece.p, piece.len);
-				for (size_t c = 0; c < func.len; c++) /* tr/;/:/ */
-					if (func.data[c] == ';')
-						func.data[c] = ':';
-				size_t skip = func.len > 0 && func.data[0] == 'L'; /* s/^L// */
-				if (k > 0)
-					buf__append(&func, "_[i]", 4);
-				stack_builder__add(&sb, func.data + skip, func.len - skip);
-			}
-			stack_builder__group_end(&sb);
-			size_t n_ids;
-			const frame_id *ids = stack_builder__group_ids(&sb, &n_ids);
-			group_cache__add(&cache, slot, hash, key, (struct span){ "", 0 }, 0, ids, n_ids);
-		}
-		err = r < 0 ? -1 : 0;
-	}
-	buf__free(&func);
-	free(pieces.v);
-	group_cache__release(&cache);
-	stack_builder__release(&sb);
+	struct dtrace_state st = { .func = BUF_INIT };
+	group_cache__init(&st.cache);
+	int err = aggregation__read(inputs, count, profile, HEADER_LINES, dtrace_frame, &st);
+	buf__free(&st.func);
+	free(st.pieces.v);
+	group_cache__release(&st.cache);
 	return err;
 }

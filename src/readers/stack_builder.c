@@ -76,9 +76,13 @@ void stack_builder__unshift_split(struct stack_builder *sb, const char *s, size_
 	stack_builder__group_end(sb);
 }
 
-void stack_builder__commit(struct stack_builder *sb, uint64_t count)
+size_t stack_builder__commit(struct stack_builder *sb, uint64_t count)
 {
 	reverse(sb->frames, sb->depth);
-	profile__add_count(sb->profile, sb->frames, (uint32_t)sb->depth, count);
+	union profile_value v[PROFILE_MAX_COLUMNS] = { { .integer = count } };
+	if (profile__value_type(sb->profile) == PROFILE_DECIMAL)
+		v[0].decimal = (double)count;
+	size_t e = profile__add_indexed(sb->profile, sb->frames, (uint32_t)sb->depth, 0, v);
 	stack_builder__clear(sb);
+	return e;
 }

@@ -50,8 +50,9 @@ void stack_builder__add_ids(struct stack_builder *sb, const frame_id *ids, size_
 /* A whole group at once: `unshift @stack, split(/;/, s)`. */
 void stack_builder__unshift_split(struct stack_builder *sb, const char *s, size_t len);
 
-/* Adds the stack (root first) with one integer count, then clears it. */
-void stack_builder__commit(struct stack_builder *sb, uint64_t count);
+/* Adds the stack (root first) with one integer count, then clears it;
+ * returns the profile entry it went to. */
+size_t stack_builder__commit(struct stack_builder *sb, uint64_t count);
 static inline void stack_builder__clear(struct stack_builder *sb)
 {
 	sb->depth = sb->group_start = 0;

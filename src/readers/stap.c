@@ -7,8 +7,7 @@
  */
 #include "stap.h"
 
-#include "perl_text.h"
-#include "stack_builder.h"
+#include "aggregation.h"
 
 /* Frames "0xADDR : symbol+off/size [module]" and count lines. */
 int stap_reader__probe(const char *head, size_t len)
@@ -33,49 +32,35 @@ int stap_reader__probe(const char *head, size_t len)
 	return counts ? 90 : 60;
 }
 
+/* One frame: what follows the last " : ", cut at the last '+'; "" is "-". */
+static void stap_frame(void *unused, struct stack_builder *sb, struct span line)
+{
+	(void)unused;
+	struct span f = trim_leading_space(line);
+	const char *plus = memrchr(f.p, '+', f.len); /* s/\+[^+]*$// */
+	if (plus)
+		f.len = (size_t)(plus - f.p);
+	/* s/.* : // — from the last " : " on */
+	for (size_t limit = f.len; limit >= 2;) {
+		const char *colon = memrchr(f.p + 1, ':', limit - 2);
+		if (!colon)
+			break;
+		size_t k = (size_t)(colon - f.p);
+		if (f.p[k - 1] == ' ' && f.p[k + 1] == ' ') {
+			f.p += k + 2;
+			f.len -= k + 2;
+			break;
+		}
+		limit = k + 1;
+	}
+	if (f.len == 0)
+		f = (struct span){ "-", 1 };
+	stack_builder__unshift_split(sb, f.p, f.len);
+}
+
 int stap_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
 		      struct profile *profile)
 {
 	(void)ctx;
-	struct stack_builder sb;
-	stack_builder__init(&sb, profile);
-	int err = 0;
-	for (size_t i = 0; i < count && !err; i++) {
-		const char *p;
-		size_t len;
-		int r;
-		while ((r = input__next_line(inputs[i], &p, &len)) > 0) {
-			struct span line = { p, len };
-			uint64_t n;
-			if (perl_count_line(line, &n)) {
-				stack_builder__commit(&sb, n);
-				continue;
-			}
-			if (perl_blank_line(line))
-				continue;
-			struct span f = trim_leading_space(line);
-			const char *plus = memrchr(f.p, '+', f.len);  /* s/\+[^+]*$// */
-			if (plus)
-				f.len = (size_t)(plus - f.p);
-			/* s/.* : // — from the last " : " on */
-			for (size_t limit = f.len; limit >= 2;) {
-				const char *colon = memrchr(f.p + 1, ':', limit - 2);
-				if (!colon)
-					break;
-				size_t k = (size_t)(colon - f.p);
-				if (f.p[k - 1] == ' ' && f.p[k + 1] == ' ') {
-					f.p += k + 2;
-					f.len -= k + 2;
-					break;
-				}
-				limit = k + 1;
-			}
-			if (f.len == 0)
-				f = (struct span){ "-", 1 };
-			stack_builder__unshift_split(&sb, f.p, f.len);
-		}
-		err = r < 0 ? -1 : 0;
-	}
-	stack_builder__release(&sb);
-	return err;
+	return aggregation__read(inputs, count, profile, 0, stap_frame, NULL);
 }
