@@ -20,7 +20,7 @@ PERSONALITIES := stackcollapse-perf stackcollapse-perf.pl stackcollapse-stap sta
 	stackcollapse stackcollapse.pl stackcollapse-bpftrace stackcollapse-bpftrace.pl
 
 # libFuzzer targets: one per reader (tests/fuzz/NAME.c).
-FUZZ_TARGETS := perf perf-folded folded stap dtrace bpftrace
+FUZZ_TARGETS := perf perf-folded folded stap dtrace bpftrace bcc
 
 SRCS := $(wildcard src/*.c src/*/*.c)
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))

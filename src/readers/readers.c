@@ -6,6 +6,7 @@
 
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
+#include "bcc.h"
 #include "bpftrace.h"
 #include "dtrace.h"
 #include "folded.h"
@@ -23,6 +24,8 @@ const struct reader readers[] = {
 	{ "dtrace", "DTrace ustack()/stack() aggregations", dtrace_reader__probe, dtrace_reader__read },
 	{ "bpftrace", "bpftrace maps keyed by kstack, ustack and comm",
 	  bpftrace_reader__probe, bpftrace_reader__read },
+	{ "bcc", "bcc profile's report (stacks leaf first, \"- comm (pid)\", count)",
+	  bcc_reader__probe, bcc_reader__read },
 	{ "folded", "folded stacks (frame;frame;... COUNT), summed",
 	  folded_reader__probe, folded_reader__read },
 	{ NULL, NULL, NULL, NULL },

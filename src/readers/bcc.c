@@ -1,0 +1,111 @@
+/*
+ * bcc profile's default report (bcc's Python tool and libbpf-tools alike):
+ *
+ *	    read_zero                  <- kernel frames, leaf first ("    NAME")
+ *	    vfs_read
+ *	    --                         <- with -d: between kernel and user stacks
+ *	    burn_loop                  <- user frames, leaf first
+ *	    main
+ *	    -                fk-burn (17114)     <- "    %-16s %s (%d)", "-", comm, pid
+ *	        20                     <- the count
+ *
+ * Each entry becomes the line `profile -f` prints for it: comm, then the
+ * frames root first (user, "-" where the report has "--", kernel), so the
+ * result is the profile of bcc's folded output (which may repeat a line for
+ * stacks that symbolise alike; the profile sums them). Annotations (-a's
+ * "_[k]") and "[Missed User Stack]" placeholders are frames like any other.
+ * Lines outside entries that are bcc's own messages are skipped.
+ */
+#include "bcc.h"
+
+#include "perl_text.h"
+#include "stack_builder.h"
+
+/* "    -                comm (pid)": the "-" padded to 16, a space, comm,
+ * " (", digits, ")". */
+static bool match_process(struct span line, struct span *comm)
+{
+	static const char lead[] = "    -                ";
+	size_t n = sizeof(lead) - 1;
+	if (line.len < n + 4 || memcmp(line.p, lead, n) != 0 || line.p[line.len - 1] != ')')
+		return false;
+	size_t k = line.len - 1;
+	while (k > n && is_digit((unsigned char)line.p[k - 1]))
+		k--;
+	if (k == line.len - 1 || k < n + 2 || line.p[k - 1] != '(' || line.p[k - 2] != ' ')
+		return false;
+	*comm = (struct span){ line.p + n, k - 2 - n };
+	return true;
+}
+
+/* bcc's messages around the report: not data. */
+static bool is_bcc_message(struct span line)
+{
+	static const char *const starts[] = { "Sampling at ", "WARNING: ", "Hit Ctrl-C",
+					      "failed to get syms", NULL };
+	for (const char *const *s = starts; *s; s++)
+		if (line.len >= strlen(*s) && memcmp(line.p, *s, strlen(*s)) == 0)
+			return true;
+	return false;
+}
+
+int bcc_reader__probe(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len;
+	struct span line, comm;
+	unsigned entries = 0, frames = 0, other = 0;
+	uint64_t n;
+	while (next_head_line(&p, end, &line)) {
+		if (line.len == 0 || is_bcc_message(line) || perl_count_line(line, &n))
+			continue;
+		if (match_process(line, &comm))
+			entries++;
+		else if (line.len > 4 && memcmp(line.p, "    ", 4) == 0)
+			frames++;
+		else
+			other++;
+	}
+	if (entries == 0 || other > entries)
+		return 0;
+	return 90;
+}
+
+int bcc_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
+		     struct profile *profile)
+{
+	struct stack_builder sb;
+	stack_builder__init(&sb, profile);
+	bool have_comm = false;
+	int err = 0;
+	for (size_t i = 0; i < count && !err; i++) {
+		const char *p;
+		size_t len;
+		int r;
+		while ((r = input__next_line(inputs[i], &p, &len)) > 0) {
+			struct span line = { p, len }, comm;
+			uint64_t n;
+			if (len == 0 || is_bcc_message(line))
+				continue;
+			if (match_process(line, &comm)) {
+				/* the frames so far are leaf first: the comm is the root */
+				stack_builder__unshift_split(&sb, comm.p, comm.len);
+				have_comm = true;
+			} else if (have_comm && perl_count_line(line, &n)) {
+				stack_builder__commit(&sb, n);
+				have_comm = false;
+			} else if (!have_comm && len > 4 && memcmp(p, "    ", 4) == 0) {
+				struct span name = { p + 4, len - 4 };
+				if (span_eq(name, "--"))
+					name = (struct span){ "-", 1 }; /* -d: -f prints "-" */
+				stack_builder__unshift_split(&sb, name.p, name.len);
+			} else {
+				read_context__bad_line(ctx, inputs[i], p, len,
+						       "a frame \"    NAME\", \"    -    COMM (PID)\" "
+						       "or a count (bcc profile's report)");
+			}
+		}
+		err = r < 0 ? -1 : 0;
+	}
+	stack_builder__release(&sb);
+	return err;
+}
