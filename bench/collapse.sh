@@ -165,3 +165,39 @@ printf '%-9s %10s %9s %14s %11s %9s %14s %11s %7s  %s\n' format input "fk s" "fk
 reader_row stap stackcollapse-stap.pl "$SHARED/conformance/stap/inputs/user-kernel.txt" 0
 reader_row dtrace stackcollapse.pl "$SHARED/conformance/flamegraph-pl/example-dtrace-stacks.txt" 3
 reader_row bpftrace stackcollapse-bpftrace.pl "$SHARED/conformance/bpftrace/inputs/kstack-ustack-comm.txt" 0
+
+# --- perf report -g folded, end to end --------------------------------------
+# The same perf.data two ways, CPU seconds (user + sys) of the whole pipeline:
+#   perf script | stackcollapse-perf.pl     (the classic way)
+#   perf report -g folded | flamekit collapse perf-folded
+if ! command -v perf > /dev/null; then
+	echo; echo "perf-folded end to end: skipped (no perf)"
+	exit 0
+fi
+data=$CACHE/perf.data
+if [[ ! -f $data ]]; then
+	echo "bench: recording $data (10 s, 999 Hz, all CPUs) ..." >&2
+	perf record -q -F 999 -a -g -o "$data" -- sh -c \
+		"for i in 1 2 3 4; do sort -R '$input' | head -c 50000000 | gzip -1 > /dev/null & done; wait" \
+		> /dev/null 2>&1 || { echo "perf-folded end to end: skipped (perf record failed)"; exit 0; }
+fi
+cpu() { # pipeline: prints user+sys seconds of the median run
+	local times=()
+	for ((i = 0; i < REPS; i++)); do
+		/usr/bin/time -f '%U %S' -o "$CACHE/time" sh -c "$1" > "$CACHE/pipe.out" 2> /dev/null
+		times+=("$(awk '{ printf "%.2f", $1 + $2 }' "$CACHE/time")")
+	done
+	printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (REPS + 1) / 2 ))p"
+}
+echo
+echo "perf-folded end to end on $data ($(du -m "$data" | cut -f1) MB; CPU seconds, median of $REPS):"
+fk_cpu=$(cpu "perf report -i '$data' --stdio --no-children -n -g folded,0,caller,count -s comm 2>/dev/null | '$FLAMEKIT' collapse perf-folded")
+cp "$CACHE/pipe.out" "$CACHE/report.folded"
+printf '  %-58s %6s s\n' "perf report -g folded | flamekit collapse perf-folded" "$fk_cpu"
+fkp_cpu=$(cpu "perf script -i '$data' 2>/dev/null | '$FLAMEKIT' collapse perf")
+printf '  %-58s %6s s\n' "perf script | flamekit collapse perf" "$fkp_cpu"
+if [[ -n ${FLAMEGRAPH_DIR:-} && -f $FLAMEGRAPH_DIR/stackcollapse-perf.pl ]]; then
+	pl_cpu=$(cpu "perf script -i '$data' 2>/dev/null | perl '$FLAMEGRAPH_DIR/stackcollapse-perf.pl'")
+	printf '  %-58s %6s s\n' "perf script | stackcollapse-perf.pl" "$pl_cpu"
+	echo "  ratio (perf script | Perl) / (perf report | flamekit): $(awk -v a="$pl_cpu" -v b="$fk_cpu" 'BEGIN{printf "%.1fx", a/b}')"
+fi

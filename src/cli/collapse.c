@@ -27,6 +27,7 @@ struct collapse_options {
 	bool perl_mode;
 	struct perf_read_options perf;
 	bool used_perf_option;          /* to reject perf options on other formats */
+	unsigned jobs;                  /* --jobs */
 	char **files;
 	int file_count;
 };
@@ -64,9 +65,7 @@ static const char perf_options_help[] =
 	"  --inline            expand inlined functions from the binaries' DWARF\n"
 	"  --context           with --inline, add file:line to each function\n"
 	"  --srcline           the input is `perf script -F+srcline`: add file:line\n"
-	"  --event-filter=EV   collapse samples of event EV (default: the first seen)\n"
-	"  -j, --jobs N        threads for one large uncompressed file (default: one\n"
-	"                      per CPU; the output is the same for any N)\n";
+	"  --event-filter=EV   collapse samples of event EV (default: the first seen)\n";
 
 static void collapse_usage(FILE *out)
 {
@@ -82,6 +81,8 @@ static void collapse_usage(FILE *out)
 	fprintf(out,
 		"\noptions:\n"
 		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
+		"  -j, --jobs N        threads for one large uncompressed file (default: one\n"
+		"                      per CPU; the output is the same for any N)\n"
 		"  -h, --help          show this help\n\n"
 		"perf options (same as stackcollapse-perf.pl):\n%s\n"
 		"Lines that cannot be parsed are reported with their file and line; the\n"
@@ -132,6 +133,17 @@ static void perl_collapser_usage(const struct perl_collapser *pc, FILE *out)
 	fprintf(out, "See also: flamekit collapse %s --help\n", pc->format);
 }
 
+static int parse_jobs(struct collapse_options *o, const char *arg)
+{
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(arg, &end, 10);
+	if (errno || *end || end == arg || n < 1 || n > 64)
+		return error("--jobs wants a number of threads from 1 to 64, not '%s'", arg);
+	o->jobs = (unsigned)n;
+	return 0;
+}
+
 /* Returns 0, 1 for --help (printed), or -1 after an error message. */
 static int parse_perf_option(struct collapse_options *o, int opt)
 {
@@ -148,17 +160,9 @@ static int parse_perf_option(struct collapse_options *o, int opt)
 	case OPT_CONTEXT: p->show_context = true; break;
 	case OPT_SRCLINE: p->srcline = true; break;
 	case OPT_EVENT_FILTER: p->event_filter = optarg; break;
-	case OPT_JOBS: {
-		char *end;
-		errno = 0;
-		unsigned long n = strtoul(optarg, &end, 10);
-		if (errno || *end || end == optarg || n < 1 || n > 64) {
-			error("--jobs wants a number of threads from 1 to 64, not '%s'", optarg);
-			return -1;
-		}
-		p->jobs = (unsigned)n;
-		break;
-	}
+	case OPT_JOBS:
+		o->used_perf_option = false; /* --jobs applies to every format */
+		return parse_jobs(o, optarg);
 	default:
 		o->used_perf_option = false;
 		return -1;
@@ -173,7 +177,7 @@ static int collapse_run(struct collapse_options *o)
 	int status = EXIT_BAD_INPUT;
 	struct profile *profile = NULL;
 	struct progress *progress = NULL;
-	struct read_context ctx = { .options = &o->perf, .perl_mode = o->perl_mode };
+	struct read_context ctx = { .options = &o->perf, .perl_mode = o->perl_mode, .jobs = o->jobs };
 
 	if (!inputs)
 		return error("out of memory"), 1;

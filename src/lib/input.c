@@ -360,29 +360,6 @@ bool input__plain_size(struct input *in, uint64_t *size)
 	return true;
 }
 
-int64_t input__find_after(struct input *in, uint64_t from, const char *pattern, uint64_t limit)
-{
-	size_t plen = strlen(pattern);
-	size_t window = 1 << 16;
-	char *buf = fk_malloc(window + plen);
-	int64_t found = -1;
-	for (uint64_t pos = from; pos < from + limit;) {
-		ssize_t n = pread(in->fd, buf, window + plen, (off_t)pos);
-		if (n <= 0)
-			break;
-		const char *hit = memmem(buf, (size_t)n, pattern, plen);
-		if (hit) {
-			found = (int64_t)(pos + (uint64_t)(hit - buf) + plen);
-			break;
-		}
-		if ((size_t)n < window + plen)
-			break;
-		pos += window;
-	}
-	free(buf);
-	return found;
-}
-
 struct input *input__open_range(struct input *in, uint64_t start, uint64_t end)
 {
 	struct input *part = input_new(in->name);

@@ -56,14 +56,12 @@ uint64_t input__file_size(const struct input *in);
  * Splitting a large plain file to read its parts in parallel.
  *
  * input__plain_size() is true when `in` is a regular, uncompressed file that
- * has not been read from yet, and gives its size. input__find_after() gives
- * the offset just past the first `pattern` at or after `from`, looking at
- * most `limit` bytes, or -1. input__open_range() makes an input of bytes
+ * has not been read from yet, and gives its size. input__open_range() makes
+ * an input of bytes
  * [start, end) of the file: its own line numbers count from its start; it
  * reads through `in`'s descriptor, so `in` must outlive it.
  */
 bool input__plain_size(struct input *in, uint64_t *size);
-int64_t input__find_after(struct input *in, uint64_t from, const char *pattern, uint64_t limit);
 struct input *input__open_range(struct input *in, uint64_t start, uint64_t end);
 
 #endif

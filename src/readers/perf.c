@@ -6,8 +6,6 @@
  */
 #include "perf.h"
 
-#include <pthread.h>
-#include <unistd.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +17,7 @@
 #include "../lib/xalloc.h"
 #include "../symbolize/inline.h"
 #include "group_cache.h"
+#include "parallel.h"
 #include "perl_text.h"
 #include "stack_builder.h"
 
@@ -660,13 +659,9 @@ static void perf_state_release(struct perf_state *st)
  * is found by a scan from the start and given to every part. Messages of
  * each part are kept and printed after the parts before it, with line
  * numbers counted from the start of the file, so stderr reads as it would.
- * --srcline (a blank line can be a source line) and --inline stay serial.
+ * (parallel.h splits the file and runs the parts.)
  */
-#define MIN_PART_BYTES (32u << 20)
-#define MAX_PARTS 8
-
 struct part {
-	pthread_t thread;
 	struct perf_state st;
 	struct input *in;
 	struct chunk_log log;
@@ -674,11 +669,17 @@ struct part {
 	int err;
 };
 
-static void *read_part(void *arg)
+static void read_part(void *arg)
 {
 	struct part *part = arg;
 	part->err = read_one(&part->st, part->in);
-	return NULL;
+}
+
+/* After a blank line the sample has ended: nothing carries over. */
+static bool after_blank_line(const char *line, size_t len)
+{
+	(void)line;
+	return len == 0;
 }
 
 /* The first event type in the file, as the serial reader would fix it. */
@@ -701,32 +702,13 @@ static bool find_first_event(struct input *file, uint64_t size, struct buf *even
 	return found;
 }
 
-static unsigned parts_for(const struct perf_read_options *opt, uint64_t size)
-{
-	if (opt->srcline || opt->show_inline)
-		return 1;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned parts = opt->jobs ? opt->jobs : (cpus > 0 ? (unsigned)cpus : 1);
-	if (parts > MAX_PARTS)
-		parts = MAX_PARTS;
-	if (size / MIN_PART_BYTES < parts)
-		parts = (unsigned)(size / MIN_PART_BYTES);
-	return parts ? parts : 1;
-}
-
 static int read_parallel(struct read_context *ctx, struct input *file, uint64_t size,
 			 unsigned nparts, struct profile *profile)
 {
 	const struct perf_read_options *opt = ctx->options;
-	uint64_t bounds[MAX_PARTS + 1];
-	unsigned n = 0;
-	bounds[n++] = 0;
-	for (unsigned i = 1; i < nparts; i++) {
-		int64_t at = input__find_after(file, size / nparts * i, "\n\n", 8u << 20);
-		if (at > 0 && (uint64_t)at > bounds[n - 1] && (uint64_t)at < size)
-			bounds[n++] = (uint64_t)at;
-	}
-	bounds[n] = size;
+	struct parallel_split split;
+	parallel__split(file, size, nparts, after_blank_line, &split);
+	unsigned n = split.count;
 
 	struct buf event = BUF_INIT;
 	bool defaulted = !(opt->event_filter && opt->event_filter[0]);
@@ -736,27 +718,15 @@ static int read_parallel(struct read_context *ctx, struct input *file, uint64_t 
 		buf__append(&event, opt->event_filter, strlen(opt->event_filter));
 
 	struct part *parts = fk_calloc(n, sizeof(*parts));
-	unsigned started = 0;
-	int err = 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct part *pt = &parts[i];
 		pt->profile = profile__new(profile__columns(profile), profile__value_type(profile));
 		perf_state_init(&pt->st, ctx, pt->profile, event.data);
 		pt->st.event_defaulted = defaulted && event.len > 0;
 		pt->st.log = &pt->log;
-		pt->in = input__open_range(file, bounds[i], bounds[i + 1]);
-		if (i > 0 && pthread_create(&pt->thread, NULL, read_part, pt) != 0) {
-			err = -1;
-			break;
-		}
-		started = i + 1;
+		pt->in = input__open_range(file, split.bounds[i], split.bounds[i + 1]);
 	}
-	if (!err)
-		read_part(&parts[0]); /* the first part on this thread */
-	for (unsigned i = 1; i < started; i++)
-		pthread_join(parts[i].thread, NULL);
-	if (err)
-		error("cannot start a thread to read %s", input__name(file));
+	int err = parallel__run(n, read_part, parts, sizeof(*parts));
 
 	bool warned = false;
 	uint64_t line_offset = 0;
@@ -801,10 +771,13 @@ int perf_reader__read(struct read_context *ctx, struct input *const *inputs, siz
 	static const struct perf_read_options defaults;
 	if (!ctx->options)
 		ctx->options = &defaults;
+	const struct perf_read_options *opt = ctx->options;
 	uint64_t size;
 	unsigned nparts;
-	if (count == 1 && input__plain_size(inputs[0], &size) &&
-	    (nparts = parts_for(ctx->options, size)) > 1)
+	/* --srcline (a blank line can be a source line) and --inline stay serial */
+	if (count == 1 && !opt->srcline && !opt->show_inline &&
+	    input__plain_size(inputs[0], &size) &&
+	    (nparts = parallel__part_count(ctx->jobs, size)) > 1)
 		return read_parallel(ctx, inputs[0], size, nparts, profile);
 
 	struct perf_state st;

@@ -22,7 +22,6 @@ struct perf_read_options {
 	bool show_context;   /* --context: with --inline, add file:line */
 	bool srcline;        /* --srcline: input has perf script -F+srcline lines */
 	const char *event_filter; /* NULL or "": the first event type seen */
-	unsigned jobs;       /* threads for one large plain file; 0 = one per CPU */
 };
 
 int perf_reader__probe(const char *head, size_t len);

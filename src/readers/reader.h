@@ -26,6 +26,7 @@
 struct read_context {
 	const void *options;   /* the reader's own options struct, or NULL */
 	bool perl_mode;        /* personality: print what the Perl tool prints */
+	unsigned jobs;         /* threads for one large plain file; 0 = one per CPU */
 	uint64_t bad_lines;
 	char *first_bad_input; /* owned */
 	uint64_t first_bad_line;
