@@ -1,9 +1,14 @@
 #include "aggregation.h"
 
-#include "entry_memo.h"
+#include <stdlib.h>
 
-int aggregation__read(struct input *const *inputs, size_t count, struct profile *profile,
-		      uint64_t header_lines, aggregation_frame_fn frame, void *reader_state)
+#include "../lib/xalloc.h"
+#include "entry_memo.h"
+#include "parallel.h"
+
+static int read_serial(const struct aggregation_format *format, void *state,
+		       struct input *const *inputs, size_t count, uint64_t header_lines,
+		       struct profile *profile)
 {
 	struct stack_builder sb;
 	struct entry_memo memo;
@@ -32,7 +37,7 @@ int aggregation__read(struct input *const *inputs, size_t count, struct profile 
 				}
 				struct span kept;
 				while (entry_memo__next_kept(&memo, &kept))
-					frame(reader_state, &sb, kept);
+					format->frame(state, &sb, kept);
 				entry_memo__remember(&memo, stack_builder__commit(&sb, n));
 				continue;
 			}
@@ -43,5 +48,68 @@ int aggregation__read(struct input *const *inputs, size_t count, struct profile 
 	}
 	entry_memo__release(&memo);
 	stack_builder__release(&sb);
+	return err;
+}
+
+/* After a count line the stack has been added: nothing carries over. */
+static bool after_count_line(const char *line, size_t len)
+{
+	uint64_t n;
+	return perl_count_line((struct span){ line, len }, &n);
+}
+
+struct part {
+	const struct aggregation_format *format;
+	struct input *in;
+	uint64_t header_lines;
+	struct profile *profile;
+	void *state;
+	int err;
+};
+
+static void read_part(void *arg)
+{
+	struct part *pt = arg;
+	pt->err = read_serial(pt->format, pt->state, &pt->in, 1, pt->header_lines, pt->profile);
+}
+
+int aggregation__read(const struct aggregation_format *format, struct read_context *ctx,
+		      struct input *const *inputs, size_t count, struct profile *profile)
+{
+	uint64_t size;
+	unsigned nparts = 1;
+	if (count == 1 && input__plain_size(inputs[0], &size))
+		nparts = parallel__part_count(ctx->jobs, size);
+	if (nparts <= 1) {
+		void *state = format->state_new ? format->state_new() : NULL;
+		int err = read_serial(format, state, inputs, count, format->header_lines, profile);
+		if (format->state_free)
+			format->state_free(state);
+		return err;
+	}
+	struct parallel_split split;
+	parallel__split(inputs[0], size, nparts, after_count_line, &split);
+	struct part *parts = fk_calloc(split.count, sizeof(*parts));
+	for (unsigned i = 0; i < split.count; i++) {
+		parts[i] = (struct part){
+			.format = format,
+			.in = input__open_range(inputs[0], split.bounds[i], split.bounds[i + 1]),
+			.header_lines = i == 0 ? format->header_lines : 0, /* the header is at the start */
+			.profile = profile__new(profile__columns(profile), profile__value_type(profile)),
+			.state = format->state_new ? format->state_new() : NULL,
+		};
+	}
+	int err = parallel__run(split.count, read_part, parts, sizeof(*parts));
+	for (unsigned i = 0; i < split.count; i++) {
+		if (!err && parts[i].err)
+			err = -1;
+		if (!err)
+			profile__merge(profile, parts[i].profile);
+		input__close(parts[i].in);
+		profile__free(parts[i].profile);
+		if (format->state_free)
+			format->state_free(parts[i].state);
+	}
+	free(parts);
 	return err;
 }

@@ -20,9 +20,12 @@
 #include "bpftrace.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../lib/error.h"
+#include "../lib/xalloc.h"
 #include "entry_memo.h"
+#include "parallel.h"
 #include "perl_text.h"
 #include "stack_builder.h"
 
@@ -105,7 +108,7 @@ static enum opening opening_of(struct span line, bool perl_mode, struct span *ke
 /* Builds the stack of an entry from its kept lines: the opening line, the
  * frames, and last the key part of the closing line. */
 static size_t build_entry(struct stack_builder *sb, struct entry_memo *memo, bool perl_mode,
-			  uint64_t count)
+			  uint64_t count, uint32_t slice)
 {
 	struct span line, first_key = { "", 0 }, key;
 	entry_memo__next_kept(memo, &line);
@@ -127,12 +130,16 @@ static size_t build_entry(struct stack_builder *sb, struct entry_memo *memo, boo
 		stack_builder__unshift_split(sb, key.p, key.len);
 	if (how == OPENS_WITH_KEY)
 		stack_builder__unshift_split(sb, first_key.p, first_key.len);
-	return stack_builder__commit(sb, count);
+	return stack_builder__commit_slice(sb, count, slice);
 }
 
-int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
-			  size_t count, struct profile *profile)
+static int read_serial(bool perl_mode, struct input *const *inputs, size_t count,
+		       struct profile *profile, uint64_t *keyed, uint32_t first_entry)
 {
+	/* Perl mode: entry numbers as slices (0 = merge, flamekit mode) */
+	uint32_t entry_number = first_entry;
+	frame_id *again = NULL;
+	size_t again_cap = 0;
 	struct stack_builder sb;
 	struct entry_memo memo;
 	stack_builder__init(&sb, profile);
@@ -148,7 +155,7 @@ int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 			struct span line = { p, len }, key;
 			uint64_t n;
 			if (!in_stack) {
-				enum opening how = opening_of(line, ctx->perl_mode, &key);
+				enum opening how = opening_of(line, perl_mode, &key);
 				if (how != NOT_OPENING) {
 					in_stack = true;
 					keyed_entries += how != OPENS;
@@ -159,7 +166,7 @@ int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 					   match_key_and_count((struct span){ p + 4, len - 4 }, &key, &n)) {
 					/* /^@\[,\s(.*)\]: (\d+)/: a one-line entry */
 					stack_builder__unshift_split(&sb, key.p, key.len);
-					stack_builder__commit(&sb, n);
+					stack_builder__commit_slice(&sb, n, perl_mode ? ++entry_number : 0);
 				}
 				continue;
 			}
@@ -171,22 +178,94 @@ int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 			size_t entry;
 			if (entry_memo__find(&memo, &entry)) {
 				union profile_value v = { .integer = n };
-				profile__add_to_entry(profile, entry, &v);
+				if (perl_mode) {
+					/* the same stack as a new entry; copy its frames
+					 * first: adding may move the profile's arena */
+					struct profile_stack known;
+					profile__stack(profile, entry, &known);
+					again = fk_grow(again, &again_cap, known.depth + 1, sizeof(*again));
+					memcpy(again, known.frames, known.depth * sizeof(*again));
+					profile__add(profile, again, known.depth, ++entry_number, &v);
+				} else {
+					profile__add_to_entry(profile, entry, &v);
+				}
 				entry_memo__clear(&memo);
 			} else {
-				entry = build_entry(&sb, &memo, ctx->perl_mode, n);
+				entry = build_entry(&sb, &memo, perl_mode, n, perl_mode ? ++entry_number : 0);
 				entry_memo__remember(&memo, entry);
 			}
 			in_stack = false;
 		}
 		err = r < 0 ? -1 : 0;
 	}
+	*keyed = keyed_entries;
+	free(again);
+	entry_memo__release(&memo);
+	stack_builder__release(&sb);
+	return err;
+}
+
+/* After a closing line no entry is open: nothing carries over. */
+static bool after_close_line(const char *line, size_t len)
+{
+	struct span key;
+	uint64_t n;
+	return match_close((struct span){ line, len }, &key, &n);
+}
+
+struct part {
+	bool perl_mode;
+	struct input *in;
+	struct profile *profile;
+	uint64_t keyed;
+	uint32_t first_entry;  /* Perl mode: parts number their entries apart */
+	int err;
+};
+
+static void read_part(void *arg)
+{
+	struct part *pt = arg;
+	pt->err = read_serial(pt->perl_mode, &pt->in, 1, pt->profile, &pt->keyed, pt->first_entry);
+}
+
+int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
+			  size_t count, struct profile *profile)
+{
+	uint64_t size, keyed_entries = 0;
+	unsigned nparts = 1;
+	int err;
+	if (count == 1 && input__plain_size(inputs[0], &size))
+		nparts = parallel__part_count(ctx->jobs, size);
+	if (nparts <= 1) {
+		err = read_serial(ctx->perl_mode, inputs, count, profile, &keyed_entries, 0);
+	} else {
+		struct parallel_split split;
+		parallel__split(inputs[0], size, nparts, after_close_line, &split);
+		struct part *parts = fk_calloc(split.count, sizeof(*parts));
+		for (unsigned i = 0; i < split.count; i++)
+			parts[i] = (struct part){
+				.perl_mode = ctx->perl_mode,
+				.in = input__open_range(inputs[0], split.bounds[i], split.bounds[i + 1]),
+				.profile = profile__new(profile__columns(profile),
+							profile__value_type(profile)),
+				.first_entry = i << 26,
+			};
+		err = parallel__run(split.count, read_part, parts, sizeof(*parts));
+		for (unsigned i = 0; i < split.count; i++) {
+			if (!err && parts[i].err)
+				err = -1;
+			if (!err)
+				profile__merge(profile, parts[i].profile);
+			keyed_entries += parts[i].keyed;
+			input__close(parts[i].in);
+			profile__free(parts[i].profile);
+		}
+		free(parts);
+	}
 	if (keyed_entries && !err)
 		fprintf(stderr, "flamekit: read %llu map entr%s that stackcollapse-bpftrace.pl drops: "
 			"\"@[KEY, \" (e.g. @[comm, kstack]) with KEY as the root frame, "
 			"\"@[, \" (an empty first stack) with \", \" as the leaf frame\n",
 			(unsigned long long)keyed_entries, keyed_entries == 1 ? "y" : "ies");
-	entry_memo__release(&memo);
-	stack_builder__release(&sb);
 	return err;
 }

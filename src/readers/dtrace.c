@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "../lib/buf.h"
+#include "../lib/xalloc.h"
 #include "aggregation.h"
 #include "group_cache.h"
 
@@ -105,15 +106,27 @@ static void dtrace_frame(void *state, struct stack_builder *sb, struct span line
 	group_cache__add(&st->cache, slot, hash, key, none, 0, ids, n_ids);
 }
 
+static void *dtrace_state_new(void)
+{
+	struct dtrace_state *st = fk_calloc(1, sizeof(*st));
+	group_cache__init(&st->cache);
+	return st;
+}
+
+static void dtrace_state_free(void *state)
+{
+	struct dtrace_state *st = state;
+	buf__free(&st->func);
+	free(st->pieces.v);
+	group_cache__release(&st->cache);
+	free(st);
+}
+
 int dtrace_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
 			struct profile *profile)
 {
-	(void)ctx;
-	struct dtrace_state st = { .func = BUF_INIT };
-	group_cache__init(&st.cache);
-	int err = aggregation__read(inputs, count, profile, HEADER_LINES, dtrace_frame, &st);
-	buf__free(&st.func);
-	free(st.pieces.v);
-	group_cache__release(&st.cache);
-	return err;
+	static const struct aggregation_format dtrace = {
+		HEADER_LINES, dtrace_frame, dtrace_state_new, dtrace_state_free
+	};
+	return aggregation__read(&dtrace, ctx, inputs, count, profile);
 }

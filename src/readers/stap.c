@@ -61,6 +61,6 @@ static void stap_frame(void *unused, struct stack_builder *sb, struct span line)
 int stap_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
 		      struct profile *profile)
 {
-	(void)ctx;
-	return aggregation__read(inputs, count, profile, 0, stap_frame, NULL);
+	static const struct aggregation_format stap = { 0, stap_frame, NULL, NULL };
+	return aggregation__read(&stap, ctx, inputs, count, profile);
 }
