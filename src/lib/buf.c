@@ -12,7 +12,7 @@ void buf__reserve(struct buf *b, size_t extra)
 	b->data = fk_grow(b->data, &b->cap, b->len + extra + 1, 1);
 }
 
-void buf__append(struct buf *b, const void *data, size_t len)
+void buf__append_slow(struct buf *b, const void *data, size_t len)
 {
 	buf__reserve(b, len);
 	if (len)

@@ -25,8 +25,23 @@ struct buf {
 
 #define BUF_INIT { NULL, 0, 0 }
 
+#include <string.h>
+
 void buf__reserve(struct buf *b, size_t extra);
-void buf__append(struct buf *b, const void *data, size_t len);
+void buf__append_slow(struct buf *b, const void *data, size_t len);
+
+/* Inline when it fits: readers append on every line. */
+static inline void buf__append(struct buf *b, const void *data, size_t len)
+{
+	if (b->len + len + 1 > b->cap) {
+		buf__append_slow(b, data, len);
+		return;
+	}
+	if (len)
+		memcpy(b->data + b->len, data, len);
+	b->len += len;
+	b->data[b->len] = '\0';
+}
 void buf__append_char(struct buf *b, char c);
 void buf__printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

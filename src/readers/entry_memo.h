@@ -46,10 +46,18 @@ struct entry_memo {
 void entry_memo__init(struct entry_memo *m);
 void entry_memo__release(struct entry_memo *m);
 
+/* Keeps a line of the current entry. (Runs on every line: one reservation,
+ * and locals, as char stores would make the compiler reload len and cap.) */
 static inline void entry_memo__line(struct entry_memo *m, struct span line)
 {
-	buf__append(&m->lines, line.p, line.len);
-	buf__append_char(&m->lines, '\n');
+	size_t len = m->lines.len;
+	if (len + line.len + 2 > m->lines.cap)
+		buf__reserve(&m->lines, line.len + 1);
+	char *d = m->lines.data;
+	memcpy(d + len, line.p, line.len);
+	d[len + line.len] = '\n';
+	d[len + line.len + 1] = '\0';
+	m->lines.len = len + line.len + 1;
 }
 
 /* The profile entry this block made before, or false (then parse it). */
