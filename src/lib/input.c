@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "bytes.h"
 #include "error.h"
 #include "progress.h"
 #include "xalloc.h"
@@ -285,7 +286,7 @@ int input__next_line(struct input *in, const char **line, size_t *len)
 				return 0;
 			const char *start = (const char *)in->raw + in->raw_pos;
 			size_t left = in->raw_len - in->raw_pos;
-			const char *nl = memchr(start, '\n', left);
+			const char *nl = find_byte(start, left, '\n');
 			size_t n = nl ? (size_t)(nl - start) : left;
 			in->raw_pos += nl ? n + 1 : n;
 			in->line_number++;
@@ -299,7 +300,7 @@ int input__next_line(struct input *in, const char **line, size_t *len)
 		char *start = in->text + in->text_pos;
 		size_t avail = in->text_len - in->text_pos;
 		size_t from = scanned - in->text_pos;
-		char *nl = avail > from ? memchr(start + from, '\n', avail - from) : NULL;
+		const char *nl = avail > from ? find_byte(start + from, avail - from, '\n') : NULL;
 		if (nl) {
 			*line = start;
 			*len = (size_t)(nl - start);

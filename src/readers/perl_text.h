@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../lib/bytes.h"
 #include "../lib/xalloc.h"
 
 enum { CLASS_SPACE = 1, CLASS_DIGIT = 2, CLASS_WORD = 4 };
@@ -54,7 +55,7 @@ static inline const char *find_bytes(const char *hay, size_t len, const char *ne
 		return hay;
 	const char *end = hay + len;
 	for (const char *p = hay; (size_t)(end - p) >= nlen; p++) {
-		p = memchr(p, needle[0], (size_t)(end - p) - nlen + 1);
+		p = find_byte(p, (size_t)(end - p) - nlen + 1, needle[0]);
 		if (!p)
 			return NULL;
 		if (memcmp(p + 1, needle + 1, nlen - 1) == 0)
