@@ -15,37 +15,32 @@ static int read_serial(const struct aggregation_format *format, void *state,
 	stack_builder__init(&sb, profile);
 	entry_memo__init(&memo);
 	uint64_t lines_seen = 0;
-	int err = 0;
-	for (size_t i = 0; i < count && !err; i++) {
-		const char *p;
-		size_t len;
-		int r;
-		while ((r = input__next_line(inputs[i], &p, &len)) > 0) {
-			if (lines_seen < header_lines) {
-				lines_seen++;
-				continue;
-			}
-			struct span line = { p, len };
-			uint64_t n;
-			if (perl_count_line(line, &n)) {
-				size_t entry;
-				if (entry_memo__find(&memo, &entry)) {
-					union profile_value v = { .integer = n };
-					profile__add_to_entry(profile, entry, &v);
-					entry_memo__clear(&memo);
-					continue;
-				}
-				struct span kept;
-				while (entry_memo__next_kept(&memo, &kept))
-					format->frame(state, &sb, kept);
-				entry_memo__remember(&memo, stack_builder__commit(&sb, n));
-				continue;
-			}
-			if (!perl_blank_line(line))
-				entry_memo__line(&memo, line);
+	struct line_stream ls = { inputs, count, 0, 0 };
+	struct span line;
+	while (line_stream__next(&ls, &line)) {
+		if (lines_seen < header_lines) {
+			lines_seen++;
+			continue;
 		}
-		err = r < 0 ? -1 : 0;
+		uint64_t n;
+		if (perl_count_line(line, &n)) {
+			size_t entry;
+			if (entry_memo__find(&memo, &entry)) {
+				union profile_value v = { .integer = n };
+				profile__add_to_entry(profile, entry, &v);
+				entry_memo__clear(&memo);
+				continue;
+			}
+			struct span kept;
+			while (entry_memo__next_kept(&memo, &kept))
+				format->frame(state, &sb, kept);
+			entry_memo__remember(&memo, stack_builder__commit(&sb, n));
+			continue;
+		}
+		if (!perl_blank_line(line))
+			entry_memo__line(&memo, line);
 	}
+	int err = ls.err;
 	entry_memo__release(&memo);
 	stack_builder__release(&sb);
 	return err;

@@ -76,36 +76,31 @@ int bcc_reader__read(struct read_context *ctx, struct input *const *inputs, size
 	struct stack_builder sb;
 	stack_builder__init(&sb, profile);
 	bool have_comm = false;
-	int err = 0;
-	for (size_t i = 0; i < count && !err; i++) {
-		const char *p;
-		size_t len;
-		int r;
-		while ((r = input__next_line(inputs[i], &p, &len)) > 0) {
-			struct span line = { p, len }, comm;
-			uint64_t n;
-			if (len == 0 || is_bcc_message(line))
-				continue;
-			if (match_process(line, &comm)) {
-				/* the frames so far are leaf first: the comm is the root */
-				stack_builder__unshift_split(&sb, comm.p, comm.len);
-				have_comm = true;
-			} else if (have_comm && perl_count_line(line, &n)) {
-				stack_builder__commit(&sb, n);
-				have_comm = false;
-			} else if (!have_comm && len > 4 && memcmp(p, "    ", 4) == 0) {
-				struct span name = { p + 4, len - 4 };
-				if (span_eq(name, "--"))
-					name = (struct span){ "-", 1 }; /* -d: -f prints "-" */
-				stack_builder__unshift_split(&sb, name.p, name.len);
-			} else {
-				read_context__bad_line(ctx, inputs[i], p, len,
-						       "a frame \"    NAME\", \"    -    COMM (PID)\" "
-						       "or a count (bcc profile's report)");
-			}
+	struct line_stream ls = { inputs, count, 0, 0 };
+	struct span line, comm;
+	while (line_stream__next(&ls, &line)) {
+		uint64_t n;
+		if (line.len == 0 || is_bcc_message(line))
+			continue;
+		if (match_process(line, &comm)) {
+			/* the frames so far are leaf first: the comm is the root */
+			stack_builder__unshift_split(&sb, comm.p, comm.len);
+			have_comm = true;
+		} else if (have_comm && perl_count_line(line, &n)) {
+			stack_builder__commit(&sb, n);
+			have_comm = false;
+		} else if (!have_comm && line.len > 4 && memcmp(line.p, "    ", 4) == 0) {
+			struct span name = { line.p + 4, line.len - 4 };
+			if (span_eq(name, "--"))
+				name = (struct span){ "-", 1 }; /* -d: -f prints "-" */
+			stack_builder__unshift_split(&sb, name.p, name.len);
+		} else {
+			read_context__bad_line(ctx, line_stream__input(&ls), line.p, line.len,
+					       "a frame \"    NAME\", \"    -    COMM (PID)\" "
+					       "or a count (bcc profile's report)");
 		}
-		err = r < 0 ? -1 : 0;
 	}
+	int err = ls.err;
 	stack_builder__release(&sb);
 	return err;
 }

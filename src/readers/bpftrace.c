@@ -146,58 +146,53 @@ static int read_serial(bool perl_mode, struct input *const *inputs, size_t count
 	entry_memo__init(&memo);
 	bool in_stack = false;
 	uint64_t keyed_entries = 0;
-	int err = 0;
-	for (size_t i = 0; i < count && !err; i++) {
-		const char *p;
-		size_t len;
-		int r;
-		while ((r = input__next_line(inputs[i], &p, &len)) > 0) {
-			struct span line = { p, len }, key;
-			uint64_t n;
-			if (!in_stack) {
-				enum opening how = opening_of(line, perl_mode, &key);
-				if (how != NOT_OPENING) {
-					in_stack = true;
-					keyed_entries += how != OPENS;
-					entry_memo__clear(&memo);
-					entry_memo__line(&memo, line);
-				} else if (len >= 4 && memcmp(p, "@[,", 3) == 0 &&
-					   is_space((unsigned char)p[3]) &&
-					   match_key_and_count((struct span){ p + 4, len - 4 }, &key, &n)) {
-					/* /^@\[,\s(.*)\]: (\d+)/: a one-line entry */
-					stack_builder__unshift_split(&sb, key.p, key.len);
-					stack_builder__commit_slice(&sb, n, perl_mode ? ++entry_number : 0);
-				}
-				continue;
-			}
-			if (!match_close(line, &key, &n)) {
-				entry_memo__line(&memo, line);
-				continue;
-			}
-			entry_memo__line(&memo, key);
-			size_t entry;
-			if (entry_memo__find(&memo, &entry)) {
-				union profile_value v = { .integer = n };
-				if (perl_mode) {
-					/* the same stack as a new entry; copy its frames
-					 * first: adding may move the profile's arena */
-					struct profile_stack known;
-					profile__stack(profile, entry, &known);
-					again = fk_grow(again, &again_cap, known.depth + 1, sizeof(*again));
-					memcpy(again, known.frames, known.depth * sizeof(*again));
-					profile__add(profile, again, known.depth, ++entry_number, &v);
-				} else {
-					profile__add_to_entry(profile, entry, &v);
-				}
+	struct line_stream ls = { inputs, count, 0, 0 };
+	struct span line, key;
+	while (line_stream__next(&ls, &line)) {
+		uint64_t n;
+		if (!in_stack) {
+			enum opening how = opening_of(line, perl_mode, &key);
+			if (how != NOT_OPENING) {
+				in_stack = true;
+				keyed_entries += how != OPENS;
 				entry_memo__clear(&memo);
-			} else {
-				entry = build_entry(&sb, &memo, perl_mode, n, perl_mode ? ++entry_number : 0);
-				entry_memo__remember(&memo, entry);
+				entry_memo__line(&memo, line);
+			} else if (line.len >= 4 && memcmp(line.p, "@[,", 3) == 0 &&
+				   is_space((unsigned char)line.p[3]) &&
+				   match_key_and_count((struct span){ line.p + 4, line.len - 4 }, &key, &n)) {
+				/* /^@\[,\s(.*)\]: (\d+)/: a one-line entry */
+				stack_builder__unshift_split(&sb, key.p, key.len);
+				stack_builder__commit_slice(&sb, n, perl_mode ? ++entry_number : 0);
 			}
-			in_stack = false;
+			continue;
 		}
-		err = r < 0 ? -1 : 0;
+		if (!match_close(line, &key, &n)) {
+			entry_memo__line(&memo, line);
+			continue;
+		}
+		entry_memo__line(&memo, key);
+		size_t entry;
+		if (entry_memo__find(&memo, &entry)) {
+			union profile_value v = { .integer = n };
+			if (perl_mode) {
+				/* the same stack as a new entry; copy its frames
+				 * first: adding may move the profile's arena */
+				struct profile_stack known;
+				profile__stack(profile, entry, &known);
+				again = fk_grow(again, &again_cap, known.depth + 1, sizeof(*again));
+				memcpy(again, known.frames, known.depth * sizeof(*again));
+				profile__add(profile, again, known.depth, ++entry_number, &v);
+			} else {
+				profile__add_to_entry(profile, entry, &v);
+			}
+			entry_memo__clear(&memo);
+		} else {
+			entry = build_entry(&sb, &memo, perl_mode, n, perl_mode ? ++entry_number : 0);
+			entry_memo__remember(&memo, entry);
+		}
+		in_stack = false;
 	}
+	int err = ls.err;
 	*keyed = keyed_entries;
 	free(again);
 	entry_memo__release(&memo);

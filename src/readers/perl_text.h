@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../lib/bytes.h"
+#include "../lib/input.h"
 #include "../lib/xalloc.h"
 
 enum { CLASS_SPACE = 1, CLASS_DIGIT = 2, CLASS_WORD = 4 };
@@ -108,6 +109,41 @@ static inline bool next_head_line(const char **p, const char *end, struct span *
 	*line = (struct span){ *p, (size_t)(nl - *p) };
 	*p = nl + 1;
 	return true;
+}
+
+/*
+ * Several inputs read as one stream of lines, as Perl's <> reads its files:
+ *
+ *	struct line_stream ls = { inputs, count };
+ *	struct span line;
+ *	while (line_stream__next(&ls, &line))
+ *		... line_stream__input(&ls) is the input it came from ...
+ *	return ls.err;   // -1 after a read error (printed)
+ */
+struct line_stream {
+	struct input *const *inputs;
+	size_t count;
+	size_t current;
+	int err;
+};
+
+static inline bool line_stream__next(struct line_stream *ls, struct span *line)
+{
+	while (ls->current < ls->count && !ls->err) {
+		int r = input__next_line(ls->inputs[ls->current], &line->p, &line->len);
+		if (r > 0)
+			return true;
+		if (r < 0)
+			ls->err = -1;
+		else
+			ls->current++;
+	}
+	return false;
+}
+
+static inline struct input *line_stream__input(const struct line_stream *ls)
+{
+	return ls->inputs[ls->current < ls->count ? ls->current : ls->count - 1];
 }
 
 /* A reusable list of spans. */
