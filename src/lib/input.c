@@ -166,9 +166,11 @@ static int read_text_directly(struct input *in)
 	}
 }
 
+/* gzip's magic and its one compression method (deflate): two bytes alone
+ * can begin a text file. */
 static bool looks_like_gzip(const unsigned char *p, size_t len)
 {
-	return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+	return len >= 3 && p[0] == 0x1f && p[1] == 0x8b && p[2] == 0x08;
 }
 
 static int start_gzip(struct input *in)
@@ -351,11 +353,11 @@ void input__close(struct input *in)
 bool input__plain_size(struct input *in, uint64_t *size)
 {
 	struct stat st;
-	unsigned char magic[2];
+	unsigned char magic[3];
 	if (in->fd < 0 || in->ranged || in->checked_magic || fstat(in->fd, &st) != 0 ||
 	    !S_ISREG(st.st_mode))
 		return false;
-	if (pread(in->fd, magic, 2, 0) == 2 && looks_like_gzip(magic, 2))
+	if (pread(in->fd, magic, 3, 0) == 3 && looks_like_gzip(magic, 3))
 		return false;
 	*size = (uint64_t)st.st_size;
 	return true;

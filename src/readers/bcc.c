@@ -84,7 +84,7 @@ int bcc_reader__read(struct read_context *ctx, struct input *const *inputs, size
 			continue;
 		if (match_process(line, &comm)) {
 			/* the frames so far are leaf first: the comm is the root */
-			stack_builder__unshift_split(&sb, comm.p, comm.len);
+			stack_builder__unshift(&sb, comm.p, comm.len);
 			have_comm = true;
 		} else if (have_comm && perl_count_line(line, &n)) {
 			stack_builder__commit(&sb, n);
@@ -93,7 +93,7 @@ int bcc_reader__read(struct read_context *ctx, struct input *const *inputs, size
 			struct span name = { line.p + 4, line.len - 4 };
 			if (span_eq(name, "--"))
 				name = (struct span){ "-", 1 }; /* -d: -f prints "-" */
-			stack_builder__unshift_split(&sb, name.p, name.len);
+			stack_builder__unshift(&sb, name.p, name.len);
 		} else {
 			read_context__bad_line(ctx, line_stream__input(&ls), line.p, line.len,
 					       "a frame \"    NAME\", \"    -    COMM (PID)\" "

@@ -114,22 +114,22 @@ static size_t build_entry(struct stack_builder *sb, struct entry_memo *memo, boo
 	entry_memo__next_kept(memo, &line);
 	enum opening how = opening_of(line, perl_mode, &first_key);
 	if (how == OPENS_EMPTY_FIRST)
-		stack_builder__unshift_split(sb, ", ", 2); /* the separator other entries have */
+		stack_builder__unshift(sb, ", ", 2); /* the separator other entries have */
 	struct span prev = { NULL, 0 };
 	bool have_prev = false;
 	while (entry_memo__next_kept(memo, &line)) {
 		if (have_prev) {
 			struct span f = trim_leading_space(prev);
-			stack_builder__unshift_split(sb, f.p, f.len);
+			stack_builder__unshift(sb, f.p, f.len);
 		}
 		prev = line;
 		have_prev = true;
 	}
 	key = prev; /* the closing line's key part */
 	if (key.len)
-		stack_builder__unshift_split(sb, key.p, key.len);
+		stack_builder__unshift(sb, key.p, key.len);
 	if (how == OPENS_WITH_KEY)
-		stack_builder__unshift_split(sb, first_key.p, first_key.len);
+		stack_builder__unshift(sb, first_key.p, first_key.len);
 	return stack_builder__commit_slice(sb, count, slice);
 }
 
@@ -161,7 +161,7 @@ static int read_serial(bool perl_mode, struct input *const *inputs, size_t count
 				   is_space((unsigned char)line.p[3]) &&
 				   match_key_and_count((struct span){ line.p + 4, line.len - 4 }, &key, &n)) {
 				/* /^@\[,\s(.*)\]: (\d+)/: a one-line entry */
-				stack_builder__unshift_split(&sb, key.p, key.len);
+				stack_builder__unshift(&sb, key.p, key.len);
 				stack_builder__commit_slice(&sb, n, perl_mode ? ++entry_number : 0);
 			}
 			continue;

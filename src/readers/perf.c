@@ -297,7 +297,7 @@ static void end_of_sample(struct perf_state *st)
 {
 	if (!pname_true(st))
 		return; /* "ignore filtered samples" — the stack is kept, as in Perl */
-	stack_builder__unshift_split(&st->stack, st->pname.data, st->pname.len);
+	stack_builder__unshift(&st->stack, st->pname.data, st->pname.len);
 	stack_builder__commit(&st->stack, st->period);
 	st->samples++;
 	st->pname_defined = false;
@@ -483,7 +483,7 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 					mod.p, mod.len, res);
 		if (res->len > 0 && !(res->len == 2 && memcmp(res->data, "??", 2) == 0) &&
 		    !(res->len == 7 && memcmp(res->data, "??:??:0", 7) == 0)) {
-			stack_builder__unshift_split(&st->stack, res->data, res->len);
+			stack_builder__unshift(&st->stack, res->data, res->len);
 			return 0;
 		}
 	}

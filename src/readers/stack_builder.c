@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/bytes.h"
 #include "../lib/xalloc.h"
 
 void stack_builder__init(struct stack_builder *sb, struct profile *profile)
@@ -32,21 +33,16 @@ static void reverse(frame_id *f, size_t n)
 	}
 }
 
-void stack_builder__add(struct stack_builder *sb, const char *name, size_t len)
-{
-	push(sb, profile__intern(sb->profile, name, len));
-}
-
-void stack_builder__add_split(struct stack_builder *sb, const char *s, size_t len)
+void stack_builder__add(struct stack_builder *sb, const char *s, size_t len)
 {
 	const char *end = s + len;
 	for (;;) {
-		const char *semi = memchr(s, ';', (size_t)(end - s));
+		const char *semi = find_byte(s, (size_t)(end - s), ';');
 		if (!semi) {
-			stack_builder__add(sb, s, (size_t)(end - s));
+			push(sb, profile__intern(sb->profile, s, (size_t)(end - s)));
 			return;
 		}
-		stack_builder__add(sb, s, (size_t)(semi - s));
+		push(sb, profile__intern(sb->profile, s, (size_t)(semi - s)));
 		s = semi + 1;
 	}
 }
@@ -69,10 +65,10 @@ void stack_builder__add_ids(struct stack_builder *sb, const frame_id *ids, size_
 	sb->depth += count;
 }
 
-void stack_builder__unshift_split(struct stack_builder *sb, const char *s, size_t len)
+void stack_builder__unshift(struct stack_builder *sb, const char *s, size_t len)
 {
 	stack_builder__group_begin(sb);
-	stack_builder__add_split(sb, s, len);
+	stack_builder__add(sb, s, len);
 	stack_builder__group_end(sb);
 }
 

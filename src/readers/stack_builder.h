@@ -37,10 +37,10 @@ static inline void stack_builder__group_begin(struct stack_builder *sb)
 {
 	sb->group_start = sb->depth;
 }
-/* The next frame of the group. */
+/* The next frame of the group. A name holding ';' is several frames (the
+ * folded separator; the profile's names never hold it): "a;b;c" adds a, b
+ * and c, keeping empty names, so the stack prints as the same folded line. */
 void stack_builder__add(struct stack_builder *sb, const char *name, size_t len);
-/* "a;b;c": the next frames of the group, split at ';' (keeping empty names). */
-void stack_builder__add_split(struct stack_builder *sb, const char *s, size_t len);
 void stack_builder__group_end(struct stack_builder *sb);
 
 /* The group just ended, as stored (for a cache), and its replay. */
@@ -48,7 +48,7 @@ const frame_id *stack_builder__group_ids(const struct stack_builder *sb, size_t 
 void stack_builder__add_ids(struct stack_builder *sb, const frame_id *ids, size_t count);
 
 /* A whole group at once: `unshift @stack, split(/;/, s)`. */
-void stack_builder__unshift_split(struct stack_builder *sb, const char *s, size_t len);
+void stack_builder__unshift(struct stack_builder *sb, const char *s, size_t len);
 
 /* Adds the stack (root first) with one integer count, then clears it;
  * returns the profile entry it went to. */

@@ -55,7 +55,7 @@ static void stap_frame(void *unused, struct stack_builder *sb, struct span line)
 	}
 	if (f.len == 0)
 		f = (struct span){ "-", 1 };
-	stack_builder__unshift_split(sb, f.p, f.len);
+	stack_builder__unshift(sb, f.p, f.len);
 }
 
 int stap_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
