@@ -312,9 +312,13 @@ static uint64_t parse_u64(struct span s)
 	return v;
 }
 
+/* The Perl tool's messages carry the line's bytes as they are, NULs too:
+ * fwrite, not %.*s, which stops at a NUL. */
 static void print_skipped_event(const char *event, size_t len)
 {
-	fprintf(stderr, "Filtering for events of type: %.*s\n", (int)len, event);
+	fputs("Filtering for events of type: ", stderr);
+	fwrite(event, 1, len, stderr);
+	fputc('\n', stderr);
 }
 
 static void handle_header(struct perf_state *st, const char *line, size_t len,
@@ -543,9 +547,12 @@ static const char expected_perf_line[] =
 static void print_bad_line(struct read_context *ctx, const char *name, uint64_t lineno,
 			   const char *line, size_t len)
 {
-	if (ctx->perl_mode)
-		fprintf(stderr, "Unrecognized line: %.*s at stackcollapse-perf.pl line 429, "
-			"<> line %llu.\n", (int)len, line, (unsigned long long)lineno);
+	if (ctx->perl_mode) {
+		fputs("Unrecognized line: ", stderr);
+		fwrite(line, 1, len, stderr);
+		fprintf(stderr, " at stackcollapse-perf.pl line 429, <> line %llu.\n",
+			(unsigned long long)lineno);
+	}
 	else
 		read_context__bad_line_at(ctx, name, lineno, line, len, expected_perf_line);
 }

@@ -8,3 +8,6 @@ stackcollapse-perf magic-text.txt | od -c | head -n 2
 printf 'comm 1 \n1g ()\nx;h\n\ncomm 1 \n1h ()\n\n1 g;x ()\n\n\n' > srcline-semicolon.txt
 stackcollapse-perf --srcline srcline-semicolon.txt
 flamekit collapse perf --srcline srcline-semicolon.txt
+# 3. the Perl tool's messages carry NUL bytes of the line as they are
+printf 'x\000y\nab 1 1: 1 cycles:\n\t1 f (m)\n\nab 1 1: 1 other:\000z\n\n' > nul.txt
+stackcollapse-perf nul.txt 2>&1 | od -c
