@@ -144,11 +144,13 @@ static int parse_jobs(struct collapse_options *o, const char *arg)
 	return 0;
 }
 
-/* Returns 0, 1 for --help (printed), or -1 after an error message. */
+/* A perf option (stackcollapse-perf.pl's) or --jobs. Returns 0, or -1 for
+ * an option that is neither (or a bad --jobs value, after a message). */
 static int parse_perf_option(struct collapse_options *o, int opt)
 {
 	struct perf_read_options *p = &o->perf;
-	o->used_perf_option = true;
+	if (opt == OPT_JOBS) /* applies to every format */
+		return parse_jobs(o, optarg);
 	switch (opt) {
 	case OPT_PID: p->include_pid = true; break;
 	case OPT_TID: p->include_tid = true; break;
@@ -160,13 +162,10 @@ static int parse_perf_option(struct collapse_options *o, int opt)
 	case OPT_CONTEXT: p->show_context = true; break;
 	case OPT_SRCLINE: p->srcline = true; break;
 	case OPT_EVENT_FILTER: p->event_filter = optarg; break;
-	case OPT_JOBS:
-		o->used_perf_option = false; /* --jobs applies to every format */
-		return parse_jobs(o, optarg);
 	default:
-		o->used_perf_option = false;
 		return -1;
 	}
+	o->used_perf_option = true;
 	return 0;
 }
 
