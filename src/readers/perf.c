@@ -240,7 +240,6 @@ static bool inline_applies(struct span mod)
 struct perf_state {
 	const struct perf_read_options *opt;
 	struct read_context *ctx;
-	struct profile *profile;
 	struct inline_resolver *inliner;
 
 	/* The current sample: frames collected leaf first, each group
@@ -256,7 +255,6 @@ struct perf_state {
 	bool event_defaulted, event_warned;
 
 	struct buf func, srcline;
-	uint64_t samples;
 
 	bool use_cache;
 	struct group_cache cache;
@@ -299,7 +297,6 @@ static void end_of_sample(struct perf_state *st)
 		return; /* "ignore filtered samples" — the stack is kept, as in Perl */
 	stack_builder__unshift(&st->stack, st->pname.data, st->pname.len);
 	stack_builder__commit(&st->stack, st->period);
-	st->samples++;
 	st->pname_defined = false;
 	buf__reset(&st->pname);
 }
@@ -633,7 +630,6 @@ static void perf_state_init(struct perf_state *st, struct read_context *ctx,
 	memset(st, 0, sizeof(*st));
 	st->opt = ctx->options ? ctx->options : &defaults;
 	st->ctx = ctx;
-	st->profile = profile;
 	stack_builder__init(&st->stack, profile);
 	if (event_filter && event_filter[0])
 		buf__append(&st->event_filter, event_filter, strlen(event_filter));

@@ -27,7 +27,6 @@
 
 #include "../lib/buf.h"
 #include "../lib/error.h"
-#include "../lib/index_table.h"
 #include "../lib/xalloc.h"
 #include "perl_text.h"
 
