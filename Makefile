@@ -9,7 +9,13 @@ CC          ?= cc
 CLANG       ?= clang
 CFLAGS      ?= -O2 -g
 STRICT      := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -DFLAMEKIT_VERSION='"$(VERSION)"'
-LIBS        := -ldw -lelf -lz -lxxhash -liberty -lm -pthread
+LIBS        := -lbpf -ldw -lelf -lz -lxxhash -liberty -lm -pthread
+BPFTOOL     ?= $(or $(shell command -v bpftool),/usr/sbin/bpftool)
+# The BPF side of `record` (src/bpf/): clang -target bpf needs the
+# architecture's name and the UAPI headers' multiarch directory.
+BPF_ARCH    := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/' -e 's/riscv64/riscv/')
+MULTIARCH   := $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS  := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I/usr/include/$(MULTIARCH) -Wall -Werror
 SANITIZE    ?=
 ifeq ($(SANITIZE),1)
 SANFLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -22,9 +28,15 @@ PERSONALITIES := stackcollapse-perf stackcollapse-perf.pl stackcollapse-stap sta
 # libFuzzer targets: one per reader (tests/fuzz/NAME.c).
 FUZZ_TARGETS := perf perf-folded folded stap dtrace bpftrace bcc
 
-SRCS := $(wildcard src/*.c src/*/*.c)
+SRCS := $(filter-out %.bpf.c,$(wildcard src/*.c src/*/*.c))
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
-LIB_OBJS := $(filter-out $(BUILD)/obj/main.o $(BUILD)/obj/cli/%,$(OBJS))
+# What the fuzz targets link: no command line, no BPF sampler.
+LIB_SRCS := $(filter-out src/main.c src/cli/% src/sampler/%,$(SRCS))
+LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+# record.bpf.o needs no kernel BTF to load; record_task.bpf.o reads task
+# fields through CO-RE (see src/bpf/record.bpf.c).
+BPF_OBJS := $(BUILD)/bpf/record.bpf.o $(BUILD)/bpf/record_task.bpf.o
+SKELETONS := $(BPF_OBJS:.bpf.o=.skel.h)
 
 ifeq ($(V),1)
 Q :=
@@ -46,7 +58,24 @@ $(BUILD)/flags: FORCE
 $(BUILD)/obj/%.o: src/%.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  CC      $<')
-	$(Q)$(CC) $(CFLAGS) $(STRICT) $(SANFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(STRICT) $(SANFLAGS) $(INCLUDES) -MMD -MP -c -o $@ $<
+
+$(BUILD)/bpf/record.bpf.o: src/bpf/record.bpf.c src/bpf/record.h $(BUILD)/flags
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo '  BPF     $@')
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+$(BUILD)/bpf/record_task.bpf.o: src/bpf/record.bpf.c src/bpf/record.h $(BUILD)/flags
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo '  BPF     $@')
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DRECORD_TASK_ACCESS -c -o $@ $<
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	@$(if $(Q),echo '  SKEL    $@')
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(BUILD)/obj/sampler/%.o: INCLUDES := -I$(BUILD)/bpf
+$(BUILD)/obj/sampler/bpf_sampler.o: $(SKELETONS)
 
 $(BUILD)/flamekit: $(OBJS)
 	@$(if $(Q),echo '  LINK    $@')
@@ -67,10 +96,10 @@ check: all $(REPLAYS)
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(filter-out $(BUILD)/obj/main.o $(BUILD)/obj/cli/%,$(OBJS)) FORCE
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS) FORCE
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  FUZZ    $@')
-	$(Q)$(CLANG) $(FUZZFLAGS) $(STRICT) -o $@ $< $(filter-out src/main.c src/cli/%,$(SRCS)) $(LIBS)
+	$(Q)$(CLANG) $(FUZZFLAGS) $(STRICT) -o $@ $< $(LIB_SRCS) $(LIBS)
 
 bench: all
 	bench/collapse.sh

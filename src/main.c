@@ -14,6 +14,7 @@
 #endif
 
 static const struct command commands[] = {
+	{ "record", cmd_record, "sample stacks with BPF: flamekit record [-p PID] [-o out.svg] [SECONDS]", false },
 	{ "collapse", cmd_collapse, "fold profiler output into stacks: flamekit collapse FORMAT [FILE...]", false },
 	{ "stackcollapse-perf", cmd_perl_collapser, "drop-in for stackcollapse-perf.pl", true },
 	{ "stackcollapse-stap", cmd_perl_collapser, "drop-in for stackcollapse-stap.pl", true },

@@ -27,6 +27,7 @@ struct command {
 };
 
 int cmd_collapse(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 /* The Perl collapsers' personalities; the row is chosen by argv[0]. */
 int cmd_perl_collapser(int argc, char **argv);
 

@@ -19,6 +19,7 @@ struct entry {
 	uint64_t hash;
 	uint32_t depth;
 	uint32_t slice;
+	uint32_t pid;
 };
 
 struct profile {
@@ -102,9 +103,11 @@ const char *profile__frame_name(const struct profile *p, frame_id id, size_t *le
 	return p->names + p->frames[id].name_offset;
 }
 
-static uint64_t stack_hash(const frame_id *frames, uint32_t depth, uint32_t slice)
+static uint64_t stack_hash(const frame_id *frames, uint32_t depth, uint32_t slice,
+			   uint32_t pid)
 {
-	return XXH3_64bits_withSeed(frames, depth * sizeof(frame_id), slice);
+	return XXH3_64bits_withSeed(frames, depth * sizeof(frame_id),
+				    slice | (uint64_t)pid << 32);
 }
 
 static uint64_t entry_hash_of(const void *entries, size_t index)
@@ -132,16 +135,22 @@ void profile__add_to_entry(struct profile *p, size_t e, const union profile_valu
 size_t profile__add_indexed(struct profile *p, const frame_id *frames, uint32_t depth,
 			    uint32_t slice, const union profile_value *values)
 {
+	return profile__add_for_process(p, frames, depth, slice, 0, values);
+}
+
+size_t profile__add_for_process(struct profile *p, const frame_id *frames, uint32_t depth,
+				uint32_t slice, uint32_t pid, const union profile_value *values)
+{
 	/* One empty frame folds to the same line as no frame: keep one form. */
 	if (depth == 1 && p->frames[frames[0]].name_len == 0)
 		depth = 0;
-	uint64_t hash = stack_hash(frames, depth, slice);
+	uint64_t hash = stack_hash(frames, depth, slice, pid);
 	size_t slot = index_table__first(&p->entry_index, hash);
 	uint32_t at;
 	for (; (at = p->entry_index.slots[slot]) != 0;
 	     slot = index_table__next(&p->entry_index, slot)) {
 		const struct entry *en = &p->entries[at - 1];
-		if (en->hash == hash && en->depth == depth && en->slice == slice &&
+		if (en->hash == hash && en->depth == depth && en->slice == slice && en->pid == pid &&
 		    memcmp(p->stack_frames + en->frames_offset, frames,
 			   depth * sizeof(frame_id)) == 0)
 			break;
@@ -159,7 +168,7 @@ size_t profile__add_indexed(struct profile *p, const frame_id *frames, uint32_t 
 		if (depth)
 			memcpy(p->stack_frames + p->stack_frames_len, frames,
 			       depth * sizeof(frame_id));
-		p->entries[e] = (struct entry){ p->stack_frames_len, hash, depth, slice };
+		p->entries[e] = (struct entry){ p->stack_frames_len, hash, depth, slice, pid };
 		p->stack_frames_len += depth;
 		memset(p->values + e * p->columns, 0, p->columns * sizeof(*p->values));
 		p->entry_count++;
@@ -195,7 +204,7 @@ void profile__merge(struct profile *dst, const struct profile *src)
 		frames = fk_grow(frames, &cap, s.depth ? s.depth : 1, sizeof(*frames));
 		for (uint32_t d = 0; d < s.depth; d++)
 			frames[d] = map[s.frames[d]];
-		profile__add(dst, frames, s.depth, s.slice, s.values);
+		profile__add_for_process(dst, frames, s.depth, s.slice, s.pid, s.values);
 	}
 	free(frames);
 	free(map);
@@ -207,7 +216,16 @@ void profile__stack(const struct profile *p, size_t index, struct profile_stack 
 	out->frames = p->stack_frames + en->frames_offset;
 	out->depth = en->depth;
 	out->slice = en->slice;
+	out->pid = en->pid;
 	out->values = p->values + index * p->columns;
+}
+
+/* Entries with equal frames: by slice, then pid. */
+static int compare_keys(const struct entry *a, const struct entry *b)
+{
+	if (a->slice != b->slice)
+		return a->slice < b->slice ? -1 : 1;
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
 }
 
 /*
@@ -226,7 +244,7 @@ static int compare_folded(const struct profile *p, const struct entry *a,
 	if (i == a->depth || i == b->depth) {
 		if (a->depth != b->depth)
 			return a->depth < b->depth ? -1 : 1;
-		return a->slice < b->slice ? -1 : a->slice > b->slice;
+		return compare_keys(a, b);
 	}
 	/* Walk both joined strings from frame i on. */
 	uint32_t ia = i, ib = i;
@@ -246,7 +264,7 @@ static int compare_folded(const struct profile *p, const struct entry *a,
 		if (ca != cb)
 			return ca < cb ? -1 : 1;
 		if (ca == -1)
-			return a->slice < b->slice ? -1 : a->slice > b->slice;
+			return compare_keys(a, b);
 		if (pa < la) {
 			pa++;
 		} else {

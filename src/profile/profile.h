@@ -28,10 +28,16 @@
  *	by sub-second slices). The same frames in two slices are two entries;
  *	profiles that do not use time pass slice 0 everywhere.
  *
+ * Processes
+ *	Likewise a stack may be keyed by the process it was sampled in (record
+ *	lists processes apart in its report). Readers of text and everything
+ *	else pass pid 0; a profile for folded output should too, or two
+ *	processes' stacks print as two equal lines.
+ *
  * Iteration
  *	Entries are numbered 0 .. profile__size()-1 in the order first added.
  *	profile__sorted() gives them in the byte order of their folded lines
- *	("a;b;c", as Perl's `sort keys` orders them), then by slice:
+ *	("a;b;c", as Perl's `sort keys` orders them), then by slice and pid:
  *
  *		size_t *order = profile__sorted(p);
  *		for (size_t i = 0; i < profile__size(p); i++) {
@@ -67,6 +73,7 @@ struct profile_stack {
 	const frame_id *frames;       /* root first */
 	uint32_t depth;
 	uint32_t slice;
+	uint32_t pid;
 	const union profile_value *values; /* `columns` of them */
 };
 
@@ -89,6 +96,9 @@ void profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 /* The same, returning the entry's index (for readers that remember it). */
 size_t profile__add_indexed(struct profile *p, const frame_id *frames, uint32_t depth,
 			    uint32_t slice, const union profile_value *values);
+/* The same, keyed by a process id too. */
+size_t profile__add_for_process(struct profile *p, const frame_id *frames, uint32_t depth,
+				uint32_t slice, uint32_t pid, const union profile_value *values);
 /* Adds values to entry `index` (as returned above). */
 void profile__add_to_entry(struct profile *p, size_t index, const union profile_value *values);
 /* The common case: one integer column, no slice. */
@@ -100,7 +110,7 @@ void profile__merge(struct profile *dst, const struct profile *src);
 
 size_t profile__size(const struct profile *p);
 void profile__stack(const struct profile *p, size_t index, struct profile_stack *out);
-/* Entry indexes in folded-line byte order, then slice. Caller frees. */
+/* Entry indexes in folded-line byte order, then slice, then pid. Caller frees. */
 size_t *profile__sorted(const struct profile *p);
 
 #endif

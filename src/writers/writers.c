@@ -2,11 +2,14 @@
 
 #include <string.h>
 
+#include "bcc_report.h"
 #include "folded.h"
 
 const struct writer writers[] = {
 	{ "folded", "folded stacks, one \"frame;...;leaf COUNT\" line per stack",
 	  folded_writer__write },
+	{ "bcc-report", "bcc profile's multi-line report: stacks leaf first, \"- comm (pid)\", count",
+	  bcc_report_writer__write },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel side of `flamekit record`: on every timed sample of a CPU, read
+ * the interrupted task's stacks and count (process, stacks) in a hash map.
+ * User space (sampler/bpf_sampler.c) sets `config`, sizes the maps, fills
+ * the filter maps, attaches do_sample to one cpu-clock perf event per CPU,
+ * and reads `counts`, `stacks` and `stats` at the end. See record.h.
+ *
+ * Built twice: record.bpf.o uses only the UAPI context and helpers, so
+ * loading it needs no kernel BTF (and libbpf does not read the 5 MB
+ * /sys/kernel/btf/vmlinux); record_task.bpf.o (RECORD_TASK_ACCESS) also reads
+ * task_struct fields through CO-RE, for the mount-namespace filter and for
+ * following the children of a profiled command.
+ */
+#include <linux/bpf.h>
+#include <linux/bpf_perf_event.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#ifdef RECORD_TASK_ACCESS
+#include <bpf/bpf_core_read.h>
+#endif
+
+#include "record.h"
+
+#ifndef EFAULT
+#define EFAULT 14
+#endif
+#ifndef EEXIST
+#define EEXIST 17
+#endif
+
+const volatile struct record_config config = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct record_key);
+	__type(value, __u64);
+	__uint(max_entries, 16384);  /* set by --stack-storage-size */
+} counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u64);
+	__type(value, struct record_stack);  /* value size cut to the depth asked for */
+	__uint(max_entries, 16384);
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct record_stack);
+	__uint(max_entries, 1);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, RECORD_STATS);
+} stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, 4096);
+} pids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, 1024);
+} tids SEC(".maps");
+
+/* Pids already sent to user space through new_pids. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, 32768);
+} seen_pids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 * 1024);
+} new_pids SEC(".maps");
+
+/* Replaced by the pinned maps of --cgroupmap and --mntnsmap (bcc's layout). */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(max_entries, 1);
+} cgroup_filter SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u64);
+	__type(value, __u32);
+	__uint(max_entries, 1024);
+} mntns_filter SEC(".maps");
+
+static __always_inline void stat_add(__u32 which)
+{
+	__u64 *value = bpf_map_lookup_elem(&stats, &which);
+
+	if (value)
+		*value += 1;  /* per-CPU: no other writer */
+}
+
+static __always_inline __u64 mix(__u64 h, __u64 word)
+{
+	h ^= word;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 32);
+}
+
+/* Reads one stack into the CPU's scratch buffer, stores it in `stacks`
+ * unless already there, and returns its hash (or RECORD_STACK_NONE/MISSED). */
+static __always_inline __u64 store_stack(void *ctx, __u64 flags)
+{
+	__u32 zero = 0;
+	struct record_stack *stack = bpf_map_lookup_elem(&scratch, &zero);
+	__u32 size = config.stack_bytes;
+	long bytes;
+	__u64 hash;
+
+	if (!stack)
+		return RECORD_STACK_MISSED;
+	if (size > sizeof(stack->ips))
+		size = sizeof(stack->ips);
+	bytes = bpf_get_stack(ctx, stack->ips, size, flags);
+	if (bytes == -EFAULT || bytes == 0)
+		return RECORD_STACK_NONE;  /* no stack of this kind, e.g. a kernel thread's user stack */
+	if (bytes < 0) {
+		stat_add(RECORD_STAT_STACK_ERRORS);
+		return RECORD_STACK_MISSED;
+	}
+	stack->depth = bytes / sizeof(__u64);
+	hash = mix(0x5bd1e9955bd1e995ULL, stack->depth);
+	for (__u32 i = 0; i < RECORD_MAX_STACK_DEPTH; i++) {
+		if (i >= stack->depth)
+			break;
+		hash = mix(hash, stack->ips[i]);
+	}
+	if (hash <= RECORD_STACK_MISSED)
+		hash += 2;
+	if (bpf_map_lookup_elem(&stacks, &hash))
+		return hash;
+	long err = bpf_map_update_elem(&stacks, &hash, stack, BPF_NOEXIST);
+	if (err && err != -EEXIST) {
+		stat_add(RECORD_STAT_STACKS_FULL);
+		return RECORD_STACK_MISSED;
+	}
+	return hash;
+}
+
+static __always_inline void note_new_pid(__u32 pid)
+{
+	__u8 one = 1;
+
+	if (bpf_map_lookup_elem(&seen_pids, &pid))
+		return;
+	if (bpf_map_update_elem(&seen_pids, &pid, &one, BPF_NOEXIST) == 0)
+		bpf_ringbuf_output(&new_pids, &pid, sizeof(pid), BPF_RB_NO_WAKEUP);
+}
+
+#ifdef RECORD_TASK_ACCESS
+struct ns_common {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+
+struct mnt_namespace {
+	struct ns_common ns;
+} __attribute__((preserve_access_index));
+
+struct nsproxy {
+	struct mnt_namespace *mnt_ns;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	int tgid;
+	struct nsproxy *nsproxy;
+} __attribute__((preserve_access_index));
+
+static __always_inline int in_mount_namespaces(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 inum = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
+
+	return bpf_map_lookup_elem(&mntns_filter, &inum) != NULL;
+}
+
+/* Follows the children of profiled processes: a new thread group whose
+ * parent is in `pids` joins it. Enabled for `record -- COMMAND`. */
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(follow_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 parent_pid = BPF_CORE_READ(parent, tgid);
+	__u32 child_pid = BPF_CORE_READ(child, tgid);
+	__u8 one = 1;
+
+	if (child_pid == parent_pid || !bpf_map_lookup_elem(&pids, &parent_pid))
+		return 0;
+	if (bpf_map_update_elem(&pids, &child_pid, &one, BPF_ANY))
+		stat_add(RECORD_STAT_PIDS_FULL);
+	return 0;
+}
+#else
+static __always_inline int in_mount_namespaces(void)
+{
+	return 1;  /* the filter needs record_task.bpf.o */
+}
+#endif
+
+SEC("perf_event")
+int do_sample(struct bpf_perf_event_data *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 pid = id >> 32, tid = (__u32)id;
+	struct record_key key = {};
+	__u64 one = 1, *count;
+
+	if (!config.include_idle && tid == 0)
+		return 0;
+	if (config.filter_pids && !bpf_map_lookup_elem(&pids, &pid))
+		return 0;
+	if (config.filter_tids && !bpf_map_lookup_elem(&tids, &tid))
+		return 0;
+	if (config.filter_uid && (__u32)bpf_get_current_uid_gid() != config.uid)
+		return 0;
+	if (config.filter_cgroup && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
+		return 0;
+	if (config.filter_mntns && !in_mount_namespaces())
+		return 0;
+
+	stat_add(RECORD_STAT_SAMPLES);
+	key.pid = pid;
+	if (config.per_thread)
+		key.tid = tid;
+	if (config.slice_ns)
+		key.slice = (bpf_ktime_get_ns() - config.start_ns) / config.slice_ns;
+	bpf_get_current_comm(key.comm, sizeof(key.comm));
+	if (config.kernel_stacks)
+		key.kernel_stack = store_stack(ctx, 0);
+	if (config.user_stacks)
+		key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
+	if (config.notify_new_pids && pid != 0)
+		note_new_pid(pid);
+
+	count = bpf_map_lookup_elem(&counts, &key);
+	if (count) {
+		__sync_fetch_and_add(count, 1);
+		return 0;
+	}
+	long err = bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST);
+	if (err == -EEXIST) {  /* another CPU added it meanwhile */
+		count = bpf_map_lookup_elem(&counts, &key);
+		if (count)
+			__sync_fetch_and_add(count, 1);
+	} else if (err) {
+		stat_add(RECORD_STAT_COUNTS_FULL);
+	}
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

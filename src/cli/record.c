@@ -1,0 +1,756 @@
+/*
+ * flamekit record: sample stacks with BPF, count them in the kernel, and
+ * write the summary as bcc profile's report, folded stacks or a flame graph.
+ * Options are bcc profile's (same letters, same meaning), plus -u, -o,
+ * --outdir and `-- COMMAND`.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lib/buf.h"
+#include "../lib/error.h"
+#include "../lib/gzip.h"
+#include "../lib/output.h"
+#include "../lib/xalloc.h"
+#include "../profile/profile.h"
+#include "../sampler/bpf_sampler.h"
+#include "../symbolize/kernel_symbols.h"
+#include "../symbolize/process_symbols.h"
+#include "../writers/writer.h"
+
+enum output_kind {
+	OUTPUT_REPORT,      /* bcc profile's multi-line report (.txt) */
+	OUTPUT_FOLDED,      /* .folded */
+	OUTPUT_FOLDED_GZ,   /* .folded.gz */
+	OUTPUT_SVG,         /* .svg */
+};
+
+struct record_options {
+	struct bpf_sampler_options sampler;
+	const char *pid_list, *tid_list;   /* as given, for the header */
+	uint32_t *pids, *tids;
+	const char *user;
+	bool folded, delimited, annotate;
+	double duration;                   /* seconds; 0: until Ctrl-C */
+	const char *output_path;
+	enum output_kind output_kind;
+	const char *outdir;
+	char **command;                    /* after "--" */
+	bool frequency_given, period_given;
+};
+
+enum {
+	OPT_STACK_STORAGE_SIZE = 256,
+	OPT_PERF_MAX_STACK_DEPTH,
+	OPT_CGROUPMAP,
+	OPT_MNTNSMAP,
+	OPT_OUTDIR,
+};
+
+static const struct option record_long_options[] = {
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 'L' },
+	{ "user", required_argument, NULL, 'u' },
+	{ "user-stacks-only", no_argument, NULL, 'U' },
+	{ "kernel-stacks-only", no_argument, NULL, 'K' },
+	{ "frequency", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "delimited", no_argument, NULL, 'd' },
+	{ "annotations", no_argument, NULL, 'a' },
+	{ "include-idle", no_argument, NULL, 'I' },
+	{ "folded", no_argument, NULL, 'f' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "stack-storage-size", required_argument, NULL, OPT_STACK_STORAGE_SIZE },
+	{ "perf-max-stack-depth", required_argument, NULL, OPT_PERF_MAX_STACK_DEPTH },
+	{ "cgroupmap", required_argument, NULL, OPT_CGROUPMAP },
+	{ "mntnsmap", required_argument, NULL, OPT_MNTNSMAP },
+	{ "output", required_argument, NULL, 'o' },
+	{ "outdir", required_argument, NULL, OPT_OUTDIR },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void record_usage(FILE *out)
+{
+	fputs("usage: flamekit record [OPTIONS] [DURATION] [-- COMMAND [ARGS...]]\n\n"
+	      "Samples stacks on a timer with BPF and counts them in the kernel (needs root).\n"
+	      "Runs for DURATION seconds, until COMMAND exits, or until Ctrl-C; then writes\n"
+	      "bcc profile's report (default), folded stacks (-f) or what -o names.\n\n"
+	      "what to sample (default: every process on every CPU):\n"
+	      "  -p, --pid PID[,PID...]    these processes only\n"
+	      "  -L, --tid TID[,TID...]    these threads only\n"
+	      "  -u, --user USER           processes of USER, also ones started meanwhile\n"
+	      "  -- COMMAND [ARGS...]      start COMMAND, profile it and its children,\n"
+	      "                            stop when it exits\n"
+	      "  -C, --cpu CPU             this CPU only\n"
+	      "  -I, --include-idle        include the idle task (pid 0)\n"
+	      "      --cgroupmap PATH      tasks in the cgroups of this pinned BPF map\n"
+	      "      --mntnsmap PATH       tasks in the mount namespaces of this pinned map\n\n"
+	      "how:\n"
+	      "  -F, --frequency HZ        samples per second per CPU (default 49)\n"
+	      "  -c, --count NS            instead: one sample per NS of CPU time\n"
+	      "  -U, --user-stacks-only    user stacks only\n"
+	      "  -K, --kernel-stacks-only  kernel stacks only\n"
+	      "      --stack-storage-size N  distinct stacks and keys kept (default 16384)\n"
+	      "      --perf-max-stack-depth N  frames kept per stack (default and most 127)\n\n"
+	      "output:\n"
+	      "  -f, --folded              folded stacks \"comm;user;...;kernel COUNT\"\n"
+	      "  -d, --delimited           a \"-\" frame between user and kernel stacks\n"
+	      "  -a, --annotations         mark kernel frames with _[k]\n"
+	      "  -o, --output FILE         FILE.folded, FILE.folded.gz, FILE.svg or FILE.txt\n"
+	      "                            (the report); written whole or not at all\n"
+	      "      --outdir DIR          write DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PID|\n"
+	      "                            .user_NAME].svg and .folded.gz\n"
+	      "  -v, --verbose             show libbpf's messages\n"
+	      "  -h, --help                show this help\n\n"
+	      "At the end flamekit prints how many samples it took and how many were lost\n"
+	      "(0 unless a map filled up). Ctrl-C ends the recording and writes the output;\n"
+	      "a second Ctrl-C aborts without writing.\n\n"
+	      "examples:\n"
+	      "  sudo flamekit record -o flame.svg 10           # all CPUs, 10 s\n"
+	      "  sudo flamekit record -F 997 -p 1234 -f > app.folded\n"
+	      "  sudo flamekit record -o build.svg -- make -j2  # a command and its children\n"
+	      "  sudo flamekit record -u www-data --outdir /var/tmp/flames 30\n",
+	      out);
+}
+
+/* A whole number in [min, max] for option `name`. */
+static int parse_number(const char *name, const char *arg, unsigned long long min,
+			unsigned long long max, unsigned long long *value)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v < min || v > max)
+		return error("%s %s: expected a whole number from %llu to %llu", name, arg, min, max);
+	*value = v;
+	return 0;
+}
+
+/* "12,34" into ids; every one must be a running process or thread. */
+static int parse_id_list(const char *name, const char *arg, uint32_t **ids, size_t *count)
+{
+	size_t cap = 0;
+	char *copy = fk_strdup(arg), *save = NULL;
+	int status = 0;
+
+	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		unsigned long long id;
+		if (parse_number(name, item, 1, 0x3fffffff, &id) < 0) {
+			status = -1;
+			break;
+		}
+		char path[64];
+		struct stat st;
+		snprintf(path, sizeof path, "/proc/%llu", id);
+		if (stat(path, &st) != 0) {
+			status = error("%s %llu: no such %s is running", name, id,
+				       name[1] == 'p' ? "process" : "thread");
+			break;
+		}
+		*ids = fk_grow(*ids, &cap, *count + 1, sizeof(**ids));
+		(*ids)[(*count)++] = (uint32_t)id;
+	}
+	if (status == 0 && *count == 0)
+		status = error("%s wants a list of ids like 1234,5678, not '%s'", name, arg);
+	free(copy);
+	return status;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int pick_output_kind(struct record_options *o)
+{
+	if (!o->output_path) {
+		o->output_kind = o->folded ? OUTPUT_FOLDED : OUTPUT_REPORT;
+		return 0;
+	}
+	if (ends_with(o->output_path, ".folded.gz"))
+		o->output_kind = OUTPUT_FOLDED_GZ;
+	else if (ends_with(o->output_path, ".folded"))
+		o->output_kind = OUTPUT_FOLDED;
+	else if (ends_with(o->output_path, ".svg"))
+		o->output_kind = OUTPUT_SVG;
+	else if (ends_with(o->output_path, ".txt"))
+		o->output_kind = OUTPUT_REPORT;
+	else
+		return error("-o %s: cannot tell the format from the name: end it in .folded, "
+			     ".folded.gz, .svg or .txt (the report)", o->output_path);
+	if (o->folded && o->output_kind != OUTPUT_FOLDED && o->output_kind != OUTPUT_FOLDED_GZ)
+		return error("-f writes folded stacks but -o %s asks for %s: drop -f or name "
+			     "the file .folded", o->output_path,
+			     o->output_kind == OUTPUT_SVG ? "an SVG" : "the report");
+	return 0;
+}
+
+static int parse_user(struct record_options *o)
+{
+	struct passwd *pw = getpwnam(o->user);
+	unsigned long long uid;
+
+	if (pw) {
+		o->sampler.uid = pw->pw_uid;
+	} else if (o->user[0] >= '0' && o->user[0] <= '9' &&
+		   parse_number("-u", o->user, 0, 0xfffffffe, &uid) == 0) {
+		o->sampler.uid = (uint32_t)uid;
+	} else {
+		return error("-u %s: no such user (give a name from /etc/passwd or a uid)", o->user);
+	}
+	o->sampler.filter_uid = true;
+	return 0;
+}
+
+/* Parses argv; returns 0, 1 for --help (done), or -1 after an error. */
+static int parse_record_options(struct record_options *o, int argc, char **argv)
+{
+	unsigned long long n;
+	int opt, dashes = argc;
+
+	/* Everything after the first "--" is the command. */
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			dashes = i;
+			break;
+		}
+	if (dashes < argc) {
+		o->command = argv + dashes + 1;
+		if (!o->command[0])
+			return error("-- must be followed by a command to run");
+	}
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(dashes, argv, ":p:L:u:UKF:c:daIfC:o:vh", record_long_options,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'p': o->pid_list = optarg; break;
+		case 'L': o->tid_list = optarg; break;
+		case 'u': o->user = optarg; break;
+		case 'U': o->sampler.kernel_stacks = false; break;
+		case 'K': o->sampler.user_stacks = false; break;
+		case 'F':
+			if (parse_number("-F", optarg, 1, 1000000, &n) < 0)
+				return -1;
+			o->sampler.frequency = (unsigned)n;
+			o->frequency_given = true;
+			break;
+		case 'c':
+			if (parse_number("-c", optarg, 1, UINT64_MAX, &n) < 0)
+				return -1;
+			o->sampler.period = n;
+			o->period_given = true;
+			break;
+		case 'd': o->delimited = true; break;
+		case 'a': o->annotate = true; break;
+		case 'I': o->sampler.include_idle = true; break;
+		case 'f': o->folded = true; break;
+		case 'C':
+			if (parse_number("-C", optarg, 0, 1 << 20, &n) < 0)
+				return -1;
+			o->sampler.cpu = (int)n;
+			break;
+		case 'o': o->output_path = optarg; break;
+		case 'v': o->sampler.verbose = true; break;
+		case OPT_STACK_STORAGE_SIZE:
+			if (parse_number("--stack-storage-size", optarg, 16, 1 << 24, &n) < 0)
+				return -1;
+			o->sampler.stack_storage_size = (unsigned)n;
+			break;
+		case OPT_PERF_MAX_STACK_DEPTH:
+			if (parse_number("--perf-max-stack-depth", optarg, 1,
+					 BPF_SAMPLER_MAX_STACK_DEPTH, &n) < 0)
+				return -1;
+			o->sampler.max_stack_depth = (unsigned)n;
+			break;
+		case OPT_CGROUPMAP: o->sampler.cgroup_map = optarg; break;
+		case OPT_MNTNSMAP: o->sampler.mntns_map = optarg; break;
+		case OPT_OUTDIR: o->outdir = optarg; break;
+		case 'h':
+			record_usage(stdout);
+			return 1;
+		case ':':
+			return error("option %s needs a value; see flamekit record --help",
+				     argv[optind - 1]);
+		default:
+			return error("unknown option %s; see flamekit record --help",
+				     argv[optind - 1]);
+		}
+	}
+	if (optind < dashes) {
+		char *end;
+		errno = 0;
+		o->duration = strtod(argv[optind], &end);
+		if (errno || end == argv[optind] || *end || !(o->duration > 0) || o->duration > 1e9)
+			return error("duration %s: expected a number of seconds greater than 0",
+				     argv[optind]);
+		if (optind + 1 < dashes)
+			return error("unexpected argument '%s': give one duration; put a command "
+				     "after --", argv[optind + 1]);
+	}
+
+	/* Conflicts, named right after parsing. */
+	if (!o->sampler.user_stacks && !o->sampler.kernel_stacks)
+		return error("-U (user stacks only) and -K (kernel stacks only) exclude each other");
+	if (o->frequency_given && o->period_given)
+		return error("-F (frequency) and -c (count) exclude each other: give one");
+	if (o->command && (o->pid_list || o->tid_list))
+		return error("-- COMMAND profiles the command it starts: drop -p/-L");
+	if (o->outdir && o->output_path)
+		return error("-o and --outdir exclude each other: --outdir names its own files");
+	if (o->outdir && o->folded)
+		return error("--outdir writes an SVG and .folded.gz: drop -f");
+	if (o->pid_list && parse_id_list("-p", o->pid_list, &o->pids, &o->sampler.pid_count) < 0)
+		return -1;
+	if (o->tid_list && parse_id_list("-L", o->tid_list, &o->tids, &o->sampler.tid_count) < 0)
+		return -1;
+	o->sampler.pids = o->pids;
+	o->sampler.tids = o->tids;
+	if (o->user && parse_user(o) < 0)
+		return -1;
+	return pick_output_kind(o);
+}
+
+/* --- the command to profile ---------------------------------------------- */
+
+struct child {
+	pid_t pid;
+	int go_fd;      /* write a byte: exec now */
+	int error_fd;   /* exec's errno, or EOF once it succeeded */
+};
+
+/* Forks COMMAND, held before exec until child__release(). */
+static int child__start(struct child *c, char **command, const sigset_t *original_mask)
+{
+	int go[2], err[2];
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		return error("cannot start %s: %s", command[0], strerror(errno));
+	c->pid = fork();
+	if (c->pid < 0)
+		return error("cannot start %s: %s", command[0], strerror(errno));
+	if (c->pid == 0) {
+		char byte;
+		sigprocmask(SIG_SETMASK, original_mask, NULL);
+		close(go[1]);
+		close(err[0]);
+		if (read(go[0], &byte, 1) != 1)
+			_exit(127);  /* flamekit gave up before sampling began */
+		execvp(command[0], command);
+		int e = errno;
+		if (write(err[1], &e, sizeof e) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	c->go_fd = go[1];
+	c->error_fd = err[0];
+	return 0;
+}
+
+static int child__release(struct child *c, const char *name)
+{
+	int e = 0;
+	ssize_t got;
+
+	if (write(c->go_fd, "g", 1) != 1)
+		return error("cannot start %s: %s", name, strerror(errno));
+	close(c->go_fd);
+	c->go_fd = -1;
+	got = read(c->error_fd, &e, sizeof e);
+	close(c->error_fd);
+	c->error_fd = -1;
+	if (got == (ssize_t)sizeof e) {
+		waitpid(c->pid, NULL, 0);
+		c->pid = 0;
+		return error("cannot run %s: %s", name, strerror(e));
+	}
+	return 0;
+}
+
+/* Kills a child that never ran (flamekit failed before releasing it). */
+static void child__abandon(struct child *c)
+{
+	if (c->pid > 0 && c->go_fd >= 0) {
+		close(c->go_fd);  /* the child reads EOF and exits */
+		waitpid(c->pid, NULL, 0);
+	}
+	if (c->error_fd >= 0)
+		close(c->error_fd);
+}
+
+/* --- turning counted keys into a profile --------------------------------- */
+
+struct build_state {
+	const struct record_options *options;
+	struct profile *profile;
+	bool with_pids;
+	struct kernel_symbols *kernel;
+	struct process_symbols *processes;
+	frame_id *frames;
+	size_t frames_cap;
+	struct buf name;
+	uint64_t keys, samples;
+};
+
+static int want_kernel_addresses(const struct sampled_key *key, void *arg)
+{
+	struct build_state *b = arg;
+	for (uint32_t i = 0; i < key->kernel.depth; i++)
+		kernel_symbols__want(b->kernel, key->kernel.ips[i]);
+	return 0;
+}
+
+/* Interns a frame name; ';' (the folded separator) becomes ':'. */
+static frame_id intern_name(struct build_state *b, const char *name, const char *suffix)
+{
+	buf__reset(&b->name);
+	buf__append(&b->name, name, strlen(name));
+	if (suffix)
+		buf__append(&b->name, suffix, strlen(suffix));
+	for (size_t i = 0; i < b->name.len; i++)
+		if (b->name.data[i] == ';')
+			b->name.data[i] = ':';
+	return profile__intern(b->profile, b->name.data, b->name.len);
+}
+
+static void push_frame(struct build_state *b, uint32_t *depth, frame_id id)
+{
+	b->frames = fk_grow(b->frames, &b->frames_cap, *depth + 1, sizeof(*b->frames));
+	b->frames[(*depth)++] = id;
+}
+
+/* One key as bcc profile folds it: comm; user frames root first; "-" (with
+ * -d, when both stacks are there); kernel frames root first. */
+static int add_key(const struct sampled_key *key, void *arg)
+{
+	struct build_state *b = arg;
+	const struct record_options *o = b->options;
+	uint32_t depth = 0;
+
+	push_frame(b, &depth, intern_name(b, key->comm, NULL));
+	if (o->sampler.user_stacks) {
+		if (key->user.missed)
+			push_frame(b, &depth, intern_name(b, "[Missed User Stack]", NULL));
+		for (uint32_t i = key->user.depth; i > 0; i--)
+			push_frame(b, &depth, intern_name(b, process_symbols__name(
+				b->processes, key->pid, key->user.ips[i - 1]), NULL));
+	}
+	if (o->sampler.kernel_stacks) {
+		if (o->delimited && key->user.depth && key->kernel.depth)
+			push_frame(b, &depth, intern_name(b, "-", NULL));
+		if (key->kernel.missed)
+			push_frame(b, &depth, intern_name(b, "[Missed Kernel Stack]", NULL));
+		for (uint32_t i = key->kernel.depth; i > 0; i--)
+			push_frame(b, &depth, intern_name(b, kernel_symbols__name(
+				b->kernel, key->kernel.ips[i - 1]), o->annotate ? "_[k]" : NULL));
+	}
+	union profile_value value = { .integer = key->count };
+	profile__add_for_process(b->profile, b->frames, depth, key->slice,
+				 b->with_pids ? key->pid : 0, &value);
+	b->keys++;
+	b->samples += key->count;
+	return 0;
+}
+
+/* --- writing ------------------------------------------------------------- */
+
+static int write_profile(const struct profile *p, enum output_kind kind, const char *path)
+{
+	struct output *out;
+	const struct writer *w;
+	int status = 0;
+
+	if (kind == OUTPUT_SVG && !writer__find("svg"))
+		return error("-o %s: this build has no SVG writer yet: use .folded and "
+			     "flamegraph.pl", path);
+	if (output__open(&out, path) < 0)
+		return -1;
+	FILE *stream = output__stream(out);
+	switch (kind) {
+	case OUTPUT_REPORT:
+		status = writer__find("bcc-report")->write(p, stream, NULL);
+		break;
+	case OUTPUT_FOLDED:
+		status = writer__find("folded")->write(p, stream, NULL);
+		break;
+	case OUTPUT_FOLDED_GZ: {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *memory = open_memstream(&text, &len);
+		if (!memory) {
+			status = error("out of memory");
+			break;
+		}
+		status = writer__find("folded")->write(p, memory, NULL);
+		fclose(memory);
+		if (status == 0)
+			status = gzip__write(stream, text, len);
+		free(text);
+		break;
+	}
+	case OUTPUT_SVG:
+		w = writer__find("svg");
+		status = w->write(p, stream, NULL);
+		break;
+	}
+	if (status < 0) {
+		output__abort(out);
+		return -1;
+	}
+	return output__commit(out);
+}
+
+/* DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PID|.user_NAME|.cmd_NAME] */
+static char *outdir_stem(const struct record_options *o, time_t started)
+{
+	char host[256] = "localhost", stamp[32];
+	struct tm tm;
+	struct buf b = BUF_INIT;
+
+	if (gethostname(host, sizeof host - 1) != 0)
+		strcpy(host, "localhost");
+	host[sizeof host - 1] = 0;
+	gmtime_r(&started, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S", &tm);
+	buf__printf(&b, "%s/%s_%s_UTC", o->outdir, host, stamp);
+	if (o->pid_list)
+		buf__printf(&b, ".pid_%s", o->pid_list);
+	else if (o->user)
+		buf__printf(&b, ".user_%s", o->user);
+	else if (o->command) {
+		const char *slash = strrchr(o->command[0], '/');
+		buf__printf(&b, ".cmd_%s", slash ? slash + 1 : o->command[0]);
+	}
+	for (size_t i = strlen(o->outdir) + 1; i < b.len; i++)
+		if (b.data[i] == '/' || b.data[i] == ',')
+			b.data[i] = b.data[i] == ',' ? '_' : '-';
+	return b.data;
+}
+
+static void print_header(const struct record_options *o)
+{
+	struct buf what = BUF_INIT;
+
+	if (o->pid_list)
+		buf__printf(&what, "PID %s", o->pid_list);
+	else if (o->tid_list)
+		buf__printf(&what, "TID %s", o->tid_list);
+	else if (o->command)
+		buf__printf(&what, "command %s and its children", o->command[0]);
+	else if (o->user)
+		buf__printf(&what, "user %s", o->user);
+	else
+		buf__printf(&what, "all threads");
+	if (o->sampler.period)
+		fprintf(stderr, "Sampling every %" PRIu64 " ns of CPU time of %s", o->sampler.period,
+			what.data);
+	else
+		fprintf(stderr, "Sampling at %u Hertz of %s", o->sampler.frequency, what.data);
+	fprintf(stderr, " by %s stack", !o->sampler.kernel_stacks ? "user" :
+		!o->sampler.user_stacks ? "kernel" : "user + kernel");
+	if (o->sampler.cpu >= 0)
+		fprintf(stderr, " on CPU#%d", o->sampler.cpu);
+	if (o->duration > 0)
+		fprintf(stderr, " for %g secs.\n", o->duration);
+	else if (o->command)
+		fprintf(stderr, " until it exits... Hit Ctrl-C to end.\n");
+	else
+		fprintf(stderr, "... Hit Ctrl-C to end.\n");
+	buf__free(&what);
+}
+
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+static void on_new_pid(uint32_t pid, void *arg)
+{
+	process_symbols__add(arg, pid);
+}
+
+/* Samples until the duration ends, the command exits, or a signal comes. */
+static int sample_until_done(struct bpf_sampler *s, const struct record_options *o,
+			     struct child *child, const sigset_t *stop_signals,
+			     struct process_symbols *processes, double *elapsed)
+{
+	struct timespec start;
+	bool tty = isatty(STDERR_FILENO);
+	double next_progress = 1.0;
+	int status = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		double now = seconds_since(&start), wait = 0.1;
+		if (o->duration > 0 && now >= o->duration)
+			break;
+		if (o->duration > 0 && o->duration - now < wait)
+			wait = o->duration - now;
+		struct timespec timeout = { 0, (long)(wait * 1e9) };
+		int sig = sigtimedwait(stop_signals, NULL, &timeout);
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+			break;
+		if (child->pid > 0 && waitpid(child->pid, NULL, WNOHANG) == child->pid) {
+			child->pid = 0;
+			break;
+		}
+		if (bpf_sampler__poll(s, on_new_pid, processes) < 0) {
+			status = -1;
+			break;
+		}
+		now = seconds_since(&start);
+		if (tty && now >= next_progress) {
+			struct bpf_sampler_stats stats;
+			if (bpf_sampler__stats(s, &stats) == 0)
+				fprintf(stderr, "\rflamekit: recording %.0f s, %" PRIu64 " samples\033[K",
+					now, stats.samples);
+			next_progress = now + 1.0;
+		}
+	}
+	if (tty && next_progress > 1.0)
+		fputs("\r\033[K", stderr);
+	*elapsed = seconds_since(&start);
+	return status;
+}
+
+static int record_run(struct record_options *o)
+{
+	sigset_t stop_signals, original_mask;
+	struct child child = { 0, -1, -1 };
+	struct bpf_sampler *sampler = NULL;
+	struct build_state b = { .options = o };
+	struct bpf_sampler_stats stats;
+	uint32_t child_pid;
+	double elapsed = 0;
+	time_t started = time(NULL);
+	int status = EXIT_BAD_INPUT;
+
+	/* Signals are taken synchronously while sampling (sigtimedwait), so the
+	 * first Ctrl-C ends the recording; they are unblocked again before the
+	 * output is written, where a second one aborts (lib/output.h). */
+	sigemptyset(&stop_signals);
+	sigaddset(&stop_signals, SIGINT);
+	sigaddset(&stop_signals, SIGTERM);
+	sigaddset(&stop_signals, SIGHUP);
+	sigaddset(&stop_signals, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &stop_signals, &original_mask);
+
+	b.processes = process_symbols__new();
+	if (o->command) {
+		if (child__start(&child, o->command, &original_mask) < 0)
+			goto cleanup;
+		child_pid = (uint32_t)child.pid;
+		o->sampler.pids = &child_pid;
+		o->sampler.pid_count = 1;
+		o->sampler.follow_children = true;
+	}
+	o->sampler.notify_new_pids = o->sampler.user_stacks;
+	if (bpf_sampler__open(&o->sampler, &sampler) < 0 || bpf_sampler__attach(sampler) < 0)
+		goto cleanup;
+	if (o->command && child__release(&child, o->command[0]) < 0)
+		goto cleanup;
+	print_header(o);
+	if (sample_until_done(sampler, o, &child, &stop_signals, b.processes, &elapsed) < 0)
+		goto cleanup;
+	bpf_sampler__detach(sampler);
+	if (bpf_sampler__poll(sampler, on_new_pid, b.processes) < 0 ||
+	    bpf_sampler__stats(sampler, &stats) < 0)
+		goto cleanup;
+	sigprocmask(SIG_SETMASK, &original_mask, NULL);
+
+	b.kernel = kernel_symbols__new();
+	if (o->sampler.kernel_stacks) {
+		bpf_sampler__read(sampler, want_kernel_addresses, &b);
+		kernel_symbols__resolve(b.kernel, "/proc/kallsyms");
+	}
+	b.profile = profile__new(1, PROFILE_INTEGER);
+	b.with_pids = o->output_kind == OUTPUT_REPORT && !o->outdir;
+	bpf_sampler__read(sampler, add_key, &b);
+	bpf_sampler__free(sampler);  /* the kernel's memory back before writing */
+	sampler = NULL;
+
+	if (o->outdir) {
+		char *stem = outdir_stem(o, started);
+		struct buf path = BUF_INIT;
+		buf__printf(&path, "%s.svg", stem);
+		int failed = write_profile(b.profile, OUTPUT_SVG, path.data);
+		if (!failed) {
+			buf__reset(&path);
+			buf__printf(&path, "%s.folded.gz", stem);
+			failed = write_profile(b.profile, OUTPUT_FOLDED_GZ, path.data);
+			if (!failed)
+				fprintf(stderr, "flamekit: wrote %s.svg and %s.folded.gz\n", stem, stem);
+		}
+		buf__free(&path);
+		free(stem);
+		if (failed)
+			goto cleanup;
+	} else if (write_profile(b.profile, o->output_kind, o->output_path) < 0) {
+		goto cleanup;
+	}
+
+	fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in %.1f s; "
+		"%" PRIu64 " lost\n", stats.samples, profile__size(b.profile) ? b.keys : 0, elapsed,
+		stats.dropped + stats.stacks_lost);
+	if (stats.dropped)
+		warning("%" PRIu64 " samples dropped: the counts map was full; raise "
+			"--stack-storage-size (now %u)", stats.dropped, o->sampler.stack_storage_size);
+	if (stats.stacks_lost)
+		warning("%" PRIu64 " stacks could not be read or stored and show as [Missed ... "
+			"Stack]; raise --stack-storage-size if the stack map was full",
+			stats.stacks_lost);
+	if (stats.children_lost)
+		warning("%" PRIu64 " child processes were not followed: too many at once",
+			stats.children_lost);
+	status = 0;
+cleanup:
+	child__abandon(&child);
+	bpf_sampler__free(sampler);
+	kernel_symbols__free(b.kernel);
+	process_symbols__free(b.processes);
+	profile__free(b.profile);
+	free(b.frames);
+	buf__free(&b.name);
+	sigprocmask(SIG_SETMASK, &original_mask, NULL);
+	return status;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_options o = {
+		.sampler = {
+			.frequency = 49,
+			.cpu = -1,
+			.user_stacks = true,
+			.kernel_stacks = true,
+			.stack_storage_size = 16384,
+			.max_stack_depth = BPF_SAMPLER_MAX_STACK_DEPTH,
+		},
+	};
+	int parsed = parse_record_options(&o, argc, argv);
+	int status = parsed < 0 ? EXIT_BAD_INPUT : parsed > 0 ? 0 : record_run(&o);
+
+	free(o.pids);
+	free(o.tids);
+	return status;
+}

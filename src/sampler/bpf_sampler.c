@@ -1,0 +1,525 @@
+#include "bpf_sampler.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <linux/types.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "../bpf/record.h"
+#include "record.skel.h"
+#include "record_task.skel.h"
+#include "../lib/error.h"
+#include "../lib/xalloc.h"
+
+struct bpf_sampler {
+	/* One of the two builds of record.bpf.c; see there. */
+	struct record_bpf *plain;
+	struct record_task_bpf *task;
+	struct bpf_object *obj;
+	struct record_config *config;
+	struct bpf_program *sample_program, *fork_program;
+	struct bpf_map *counts, *stacks, *stats, *pids, *tids, *new_pids;
+	struct bpf_map *cgroup_filter, *mntns_filter;
+
+	struct bpf_link **links;     /* one per CPU, and the fork tracer's */
+	size_t link_count;
+	struct ring_buffer *ring;
+	void (*on_new_pid)(uint32_t pid, void *arg);
+	void *on_new_pid_arg;
+
+	unsigned frequency;
+	uint64_t period;
+	int cpu;
+	unsigned max_stack_depth;
+};
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *format, va_list args)
+{
+	(void)level, (void)format, (void)args;
+	return 0;
+}
+
+static int libbpf_verbose(enum libbpf_print_level level, const char *format, va_list args)
+{
+	(void)level;
+	fputs("libbpf: ", stderr);
+	return vfprintf(stderr, format, args);
+}
+
+/* Bits of CapEff in /proc/self/status: do we hold cap? */
+static bool has_capability(unsigned cap)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long effective = 0;
+	bool found = false;
+
+	if (!f)
+		return geteuid() == 0;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "CapEff: %llx", &effective) == 1) {
+			found = true;
+			break;
+		}
+	fclose(f);
+	if (!found)
+		return geteuid() == 0;
+	return cap < 64 && (effective >> cap & 1);
+}
+
+enum { CAP_SYS_ADMIN_BIT = 21, CAP_PERFMON_BIT = 38, CAP_BPF_BIT = 39 };
+
+static int check_privilege(void)
+{
+	if (has_capability(CAP_SYS_ADMIN_BIT) ||
+	    (has_capability(CAP_BPF_BIT) && has_capability(CAP_PERFMON_BIT)))
+		return 0;
+	return error("record needs root (or the CAP_BPF and CAP_PERFMON capabilities) "
+		     "to load BPF programs: run it with sudo");
+}
+
+static int read_sysctl(const char *path, long *value)
+{
+	FILE *f = fopen(path, "r");
+	int ok = f && fscanf(f, "%ld", value) == 1;
+
+	if (f)
+		fclose(f);
+	return ok ? 0 : -1;
+}
+
+/* Why loading failed, as far as the system tells. */
+static int explain_load_failure(int err)
+{
+	char lockdown[128] = "";
+	FILE *f;
+
+	if (err == -ENOSYS)
+		return error("this kernel has no BPF system call (CONFIG_BPF_SYSCALL is off): "
+			     "record needs a kernel with BPF");
+	f = fopen("/sys/kernel/security/lockdown", "r");
+	if (f) {
+		if (!fgets(lockdown, sizeof lockdown, f))
+			lockdown[0] = 0;
+		fclose(f);
+	}
+	if ((err == -EPERM || err == -EACCES) && strstr(lockdown, "[confidentiality]"))
+		return error("kernel lockdown (confidentiality) forbids BPF programs that read "
+			     "kernel memory: boot without lockdown=confidentiality");
+	if (err == -EPERM || err == -EACCES)
+		return error("the kernel refused to load the BPF program (%s): run as root; "
+			     "rerun with -v for libbpf's log", strerror(-err));
+	return error("could not load the BPF program: %s; rerun with -v for libbpf's log",
+		     strerror(-err));
+}
+
+/* Points a map of the object at a pinned map (--cgroupmap, --mntnsmap). */
+static int reuse_pinned_map(struct bpf_map *map, const char *path, const char *option)
+{
+	int fd = bpf_obj_get(path);
+	struct bpf_map_info info = { 0 };
+	__u32 info_len = sizeof(info);
+
+	if (fd < 0)
+		return error("%s %s: %s: give the path of a pinned BPF map (under /sys/fs/bpf)",
+			     option, path, strerror(errno));
+	if (bpf_obj_get_info_by_fd(fd, &info, &info_len) < 0 || info.type != bpf_map__type(map)) {
+		close(fd);
+		return error("%s %s: not a %s map", option, path,
+			     bpf_map__type(map) == BPF_MAP_TYPE_CGROUP_ARRAY ?
+			     "cgroup array" : "hash");
+	}
+	if (info.key_size != bpf_map__key_size(map)) {
+		close(fd);
+		return error("%s %s: its keys are %u bytes, expected %u", option, path,
+			     info.key_size, bpf_map__key_size(map));
+	}
+	int err = bpf_map__reuse_fd(map, fd);
+	close(fd);  /* reuse_fd took a duplicate */
+	if (err)
+		return error("%s %s: %s", option, path, strerror(-err));
+	return 0;
+}
+
+static int fill_set(struct bpf_map *map, const uint32_t *ids, size_t count, const char *what)
+{
+	__u8 one = 1;
+
+	for (size_t i = 0; i < count; i++)
+		if (bpf_map__update_elem(map, &ids[i], sizeof(ids[i]), &one, sizeof(one), BPF_ANY))
+			return error("could not add %s %u to the filter: %s", what, ids[i],
+				     strerror(errno));
+	return 0;
+}
+
+int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **out)
+{
+	struct bpf_sampler *s;
+	int err;
+
+	*out = NULL;
+	libbpf_set_print(o->verbose ? libbpf_verbose : libbpf_quiet);
+	if (check_privilege() < 0)
+		return -1;
+	bool task_access = o->follow_children || o->mntns_map;
+	if (task_access && access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+		return error("%s needs the kernel's BTF (/sys/kernel/btf/vmlinux is missing): "
+			     "use a kernel built with CONFIG_DEBUG_INFO_BTF%s",
+			     o->mntns_map ? "--mntnsmap" : "profiling a command",
+			     o->follow_children ? ", or start the command and use -p PID" : "");
+
+	s = fk_calloc(1, sizeof(*s));
+	s->frequency = o->frequency;
+	s->period = o->period;
+	s->cpu = o->cpu;
+	s->max_stack_depth = o->max_stack_depth;
+	if (task_access) {
+		s->task = record_task_bpf__open();
+		if (s->task) {
+			s->obj = s->task->obj;
+			s->config = &s->task->rodata->config;
+			s->fork_program = s->task->progs.follow_fork;
+		}
+	} else {
+		s->plain = record_bpf__open();
+		if (s->plain) {
+			s->obj = s->plain->obj;
+			s->config = &s->plain->rodata->config;
+		}
+	}
+	if (!s->obj) {
+		err = -errno;
+		bpf_sampler__free(s);
+		return error("could not open the BPF object: %s", strerror(-err));
+	}
+	s->sample_program = bpf_object__find_program_by_name(s->obj, "do_sample");
+	s->counts = bpf_object__find_map_by_name(s->obj, "counts");
+	s->stacks = bpf_object__find_map_by_name(s->obj, "stacks");
+	s->stats = bpf_object__find_map_by_name(s->obj, "stats");
+	s->pids = bpf_object__find_map_by_name(s->obj, "pids");
+	s->tids = bpf_object__find_map_by_name(s->obj, "tids");
+	s->new_pids = bpf_object__find_map_by_name(s->obj, "new_pids");
+	s->cgroup_filter = bpf_object__find_map_by_name(s->obj, "cgroup_filter");
+	s->mntns_filter = bpf_object__find_map_by_name(s->obj, "mntns_filter");
+
+	struct record_config *c = s->config;
+	c->stack_bytes = o->max_stack_depth * sizeof(__u64);
+	c->user_stacks = o->user_stacks;
+	c->kernel_stacks = o->kernel_stacks;
+	c->include_idle = o->include_idle;
+	c->per_thread = o->per_thread;
+	c->filter_pids = o->pid_count > 0;
+	c->filter_tids = o->tid_count > 0;
+	c->filter_uid = o->filter_uid;
+	c->uid = o->uid;
+	c->filter_cgroup = o->cgroup_map != NULL;
+	c->filter_mntns = o->mntns_map != NULL;
+	c->notify_new_pids = o->notify_new_pids;
+	c->slice_ns = o->slice_ns;
+
+	err = 0;
+	if (o->stack_storage_size) {
+		err = bpf_map__set_max_entries(s->counts, o->stack_storage_size);
+		if (!err)
+			err = bpf_map__set_max_entries(s->stacks, o->stack_storage_size);
+	}
+	if (!err)
+		err = bpf_map__set_value_size(s->stacks, offsetof(struct record_stack, ips) +
+					      o->max_stack_depth * sizeof(__u64));
+	if (!err && o->pid_count > bpf_map__max_entries(s->pids))
+		err = bpf_map__set_max_entries(s->pids, o->pid_count);
+	if (!err && o->tid_count > bpf_map__max_entries(s->tids))
+		err = bpf_map__set_max_entries(s->tids, o->tid_count);
+	if (err) {
+		bpf_sampler__free(s);
+		return error("could not size the BPF maps: %s", strerror(-err));
+	}
+	if (!o->notify_new_pids)
+		bpf_map__set_max_entries(s->new_pids, 4096);  /* smallest useful ring */
+	if ((o->cgroup_map && reuse_pinned_map(s->cgroup_filter, o->cgroup_map, "--cgroupmap") < 0) ||
+	    (o->mntns_map && reuse_pinned_map(s->mntns_filter, o->mntns_map, "--mntnsmap") < 0)) {
+		bpf_sampler__free(s);
+		return -1;
+	}
+	if (s->fork_program)
+		bpf_program__set_autoload(s->fork_program, o->follow_children);
+
+	err = s->task ? record_task_bpf__load(s->task) : record_bpf__load(s->plain);
+	if (err) {
+		bpf_sampler__free(s);
+		return explain_load_failure(err);
+	}
+	if (fill_set(s->pids, o->pids, o->pid_count, "pid") < 0 ||
+	    fill_set(s->tids, o->tids, o->tid_count, "tid") < 0) {
+		bpf_sampler__free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+/* CPUs in /sys/devices/system/cpu/online ("0-3,6"); returns how many. */
+static size_t online_cpus(int **cpus)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	char text[4096];
+	size_t n = 0, cap = 0;
+
+	*cpus = NULL;
+	if (!f)
+		return 0;
+	if (!fgets(text, sizeof text, f))
+		text[0] = 0;
+	fclose(f);
+	for (char *p = text; *p && *p != '\n';) {
+		char *end;
+		long first = strtol(p, &end, 10), last = first;
+		if (end == p)
+			break;
+		if (*end == '-') {
+			p = end + 1;
+			last = strtol(p, &end, 10);
+		}
+		for (long cpu = first; cpu <= last && cpu < 1 << 20; cpu++) {
+			*cpus = fk_grow(*cpus, &cap, n + 1, sizeof(**cpus));
+			(*cpus)[n++] = (int)cpu;
+		}
+		p = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+static int open_clock_event(unsigned frequency, uint64_t period, int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr),
+	};
+	if (period) {
+		attr.sample_period = period;
+	} else {
+		attr.freq = 1;
+		attr.sample_freq = frequency;
+	}
+	return (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int explain_perf_failure(int err, int cpu, unsigned frequency)
+{
+	long paranoid = 0, max_rate = 0;
+
+	if (err == EACCES || err == EPERM) {
+		if (read_sysctl("/proc/sys/kernel/perf_event_paranoid", &paranoid) == 0)
+			return error("perf_event_open on CPU %d: %s; kernel.perf_event_paranoid "
+				     "is %ld: run as root, or lower it with "
+				     "`sysctl kernel.perf_event_paranoid=-1`",
+				     cpu, strerror(err), paranoid);
+		return error("perf_event_open on CPU %d: %s: run as root", cpu, strerror(err));
+	}
+	if (err == EINVAL &&
+	    read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", &max_rate) == 0 &&
+	    frequency > (unsigned long)max_rate)
+		return error("-F %u is above kernel.perf_event_max_sample_rate (%ld): use a "
+			     "lower frequency or raise the sysctl", frequency, max_rate);
+	if (err == ENOENT || err == ENODEV || err == EOPNOTSUPP)
+		return error("perf_event_open on CPU %d: %s: this kernel has no cpu-clock "
+			     "sampling event (CONFIG_PERF_EVENTS)", cpu, strerror(err));
+	return error("perf_event_open on CPU %d: %s", cpu, strerror(err));
+}
+
+int bpf_sampler__attach(struct bpf_sampler *s)
+{
+	int *cpus;
+	size_t cpu_count = online_cpus(&cpus);
+	int err = 0;
+
+	if (cpu_count == 0) {
+		free(cpus);
+		return error("could not read the online CPUs from /sys/devices/system/cpu/online");
+	}
+	if (s->cpu >= 0) {
+		bool online = false;
+		for (size_t i = 0; i < cpu_count; i++)
+			online |= cpus[i] == s->cpu;
+		if (!online) {
+			free(cpus);
+			return error("-C %d: no such CPU online (online: see "
+				     "/sys/devices/system/cpu/online)", s->cpu);
+		}
+	}
+	s->links = fk_calloc(cpu_count + 1, sizeof(*s->links));
+	if (s->fork_program) {
+		s->links[s->link_count] = bpf_program__attach(s->fork_program);
+		if (!s->links[s->link_count]) {
+			err = -errno;
+			free(cpus);
+			return error("could not trace new processes (sched_process_fork): %s",
+				     strerror(-err));
+		}
+		s->link_count++;
+	}
+	for (size_t i = 0; i < cpu_count; i++) {
+		if (s->cpu >= 0 && cpus[i] != s->cpu)
+			continue;
+		int fd = open_clock_event(s->frequency, s->period, cpus[i]);
+		if (fd < 0) {
+			err = errno;
+			if (err == ENODEV)  /* went offline meanwhile */
+				continue;
+			explain_perf_failure(err, cpus[i], s->frequency);
+			break;
+		}
+		struct bpf_link *link = bpf_program__attach_perf_event(s->sample_program, fd);
+		if (!link) {
+			err = errno;
+			close(fd);
+			error("could not attach the BPF program to CPU %d's clock event: %s",
+			      cpus[i], strerror(err));
+			break;
+		}
+		s->links[s->link_count++] = link;  /* the link owns fd now */
+		err = 0;
+	}
+	free(cpus);
+	if (err) {
+		bpf_sampler__detach(s);
+		return -1;
+	}
+	return 0;
+}
+
+static int on_ring_record(void *arg, void *data, size_t size)
+{
+	struct bpf_sampler *s = arg;
+	uint32_t pid;
+
+	if (size >= sizeof(pid) && s->on_new_pid) {
+		memcpy(&pid, data, sizeof(pid));
+		s->on_new_pid(pid, s->on_new_pid_arg);
+	}
+	return 0;
+}
+
+int bpf_sampler__poll(struct bpf_sampler *s, void (*on_new_pid)(uint32_t pid, void *arg),
+		      void *arg)
+{
+	if (!s->ring) {
+		s->ring = ring_buffer__new(bpf_map__fd(s->new_pids), on_ring_record, s, NULL);
+		if (!s->ring)
+			return error("could not map the BPF ring buffer: %s", strerror(errno));
+	}
+	s->on_new_pid = on_new_pid;
+	s->on_new_pid_arg = arg;
+	int n = ring_buffer__consume(s->ring);
+	return n < 0 && n != -EINTR ? error("reading the BPF ring buffer: %s", strerror(-n)) : 0;
+}
+
+void bpf_sampler__detach(struct bpf_sampler *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->link_count; i++)
+		bpf_link__destroy(s->links[i]);
+	free(s->links);
+	s->links = NULL;
+	s->link_count = 0;
+}
+
+/* Looks a stack up in the stacks map; buffer holds max_stack_depth frames. */
+static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack *buffer,
+			 struct sampled_stack *out)
+{
+	size_t value_size = bpf_map__value_size(s->stacks);
+
+	out->ips = (const uint64_t *)buffer->ips;
+	out->depth = 0;
+	out->missed = hash == RECORD_STACK_MISSED;
+	if (hash <= RECORD_STACK_MISSED)
+		return;
+	if (bpf_map__lookup_elem(s->stacks, &hash, sizeof(hash), buffer, value_size, 0)) {
+		out->missed = true;
+		return;
+	}
+	out->depth = buffer->depth < s->max_stack_depth ? buffer->depth : s->max_stack_depth;
+}
+
+int bpf_sampler__read(struct bpf_sampler *s,
+		      int (*on_key)(const struct sampled_key *key, void *arg), void *arg)
+{
+	struct record_key key, next;
+	struct record_stack *user = fk_calloc(1, sizeof(*user));
+	struct record_stack *kernel = fk_calloc(1, sizeof(*kernel));
+	int fd = bpf_map__fd(s->counts);
+	void *previous = NULL;
+	int result = 0;
+
+	while (bpf_map_get_next_key(fd, previous, &next) == 0) {
+		struct sampled_key sampled = { 0 };
+		__u64 count;
+
+		key = next;
+		previous = &key;
+		if (bpf_map_lookup_elem(fd, &key, &count) || count == 0)
+			continue;
+		sampled.pid = key.pid;
+		sampled.tid = key.tid;
+		sampled.slice = key.slice;
+		memcpy(sampled.comm, key.comm, sizeof(key.comm));
+		sampled.comm[sizeof(sampled.comm) - 1] = 0;
+		sampled.count = count;
+		lookup_stack(s, key.user_stack, user, &sampled.user);
+		lookup_stack(s, key.kernel_stack, kernel, &sampled.kernel);
+		result = on_key(&sampled, arg);
+		if (result)
+			break;
+	}
+	free(user);
+	free(kernel);
+	return result;
+}
+
+int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
+{
+	int cpus = libbpf_num_possible_cpus();
+	__u64 *values;
+	__u64 sums[RECORD_STATS] = { 0 };
+
+	memset(stats, 0, sizeof(*stats));
+	if (cpus <= 0)
+		return error("could not count the possible CPUs: %s", strerror(-cpus));
+	values = fk_calloc((size_t)cpus, sizeof(*values));
+	for (__u32 which = 0; which < RECORD_STATS; which++) {
+		if (bpf_map__lookup_elem(s->stats, &which, sizeof(which), values,
+					 (size_t)cpus * sizeof(*values), 0))
+			continue;
+		for (int cpu = 0; cpu < cpus; cpu++)
+			sums[which] += values[cpu];
+	}
+	free(values);
+	stats->samples = sums[RECORD_STAT_SAMPLES];
+	stats->dropped = sums[RECORD_STAT_COUNTS_FULL];
+	stats->stacks_lost = sums[RECORD_STAT_STACKS_FULL] + sums[RECORD_STAT_STACK_ERRORS];
+	stats->children_lost = sums[RECORD_STAT_PIDS_FULL];
+	return 0;
+}
+
+void bpf_sampler__free(struct bpf_sampler *s)
+{
+	if (!s)
+		return;
+	bpf_sampler__detach(s);
+	ring_buffer__free(s->ring);
+	record_bpf__destroy(s->plain);
+	record_task_bpf__destroy(s->task);
+	free(s);
+}

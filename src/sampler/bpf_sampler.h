@@ -1,0 +1,89 @@
+/*
+ * The BPF sampler behind `flamekit record`: a perf_event BPF program on a
+ * cpu-clock event per CPU that counts (process, user stack, kernel stack) in
+ * kernel maps (src/bpf/record.bpf.c). User space only reads the summary.
+ *
+ * Lifecycle (each step prints one clear error line and returns -1):
+ *
+ *	struct bpf_sampler *s;
+ *	if (bpf_sampler__open(&options, &s) < 0) ...   // load, fill filters
+ *	if (bpf_sampler__attach(s) < 0) ...             // sampling starts
+ *	while (running)
+ *		bpf_sampler__poll(s, on_new_pid, arg);  // pids seen for the first time
+ *	bpf_sampler__detach(s);                         // sampling stops
+ *	bpf_sampler__read(s, on_stacks, arg);           // every counted key
+ *	bpf_sampler__free(s);                           // programs and maps gone
+ *
+ * Whatever the path out, bpf_sampler__free() (or the process exiting)
+ * releases the programs, links, perf events and maps: nothing is pinned.
+ */
+#ifndef FLAMEKIT_BPF_SAMPLER_H
+#define FLAMEKIT_BPF_SAMPLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct bpf_sampler_options {
+	unsigned frequency;           /* samples per second per CPU */
+	uint64_t period;              /* or: one sample per this many ns of CPU time */
+	int cpu;                      /* -1: every online CPU */
+	bool user_stacks, kernel_stacks;
+	bool include_idle;
+	bool per_thread;              /* keep threads apart (tid in the key) */
+	const uint32_t *pids;         /* only these processes (none: all) */
+	size_t pid_count;
+	bool follow_children;         /* and the processes they start */
+	const uint32_t *tids;         /* only these threads */
+	size_t tid_count;
+	bool filter_uid;
+	uint32_t uid;
+	const char *cgroup_map;       /* pinned BPF_MAP_TYPE_CGROUP_ARRAY, as bcc's --cgroupmap */
+	const char *mntns_map;        /* pinned hash of mount namespace ids, as bcc's --mntnsmap */
+	unsigned stack_storage_size;  /* entries in the counts and stacks maps */
+	unsigned max_stack_depth;     /* frames kept per stack, at most 127 */
+	uint64_t slice_ns;            /* key samples by time slices this long; 0: none */
+	bool notify_new_pids;         /* report pids as they are first sampled */
+	bool verbose;                 /* pass libbpf's messages through */
+};
+
+#define BPF_SAMPLER_MAX_STACK_DEPTH 127
+
+/* One counted key, as bpf_sampler__read() hands it over. Frames are leaf
+ * first. A stack with missed set was there but could not be read or stored;
+ * depth 0 without missed means there was none of that kind. */
+struct sampled_stack {
+	const uint64_t *ips;
+	uint32_t depth;
+	bool missed;
+};
+
+struct sampled_key {
+	uint32_t pid, tid, slice;
+	char comm[16];                /* NUL-terminated */
+	struct sampled_stack user, kernel;
+	uint64_t count;
+};
+
+struct bpf_sampler_stats {
+	uint64_t samples;             /* samples that passed the filters */
+	uint64_t dropped;             /* samples not counted: the counts map was full */
+	uint64_t stacks_lost;         /* stacks missed: map full or read error */
+	uint64_t children_lost;       /* children not followed: pid map full */
+};
+
+struct bpf_sampler;
+
+int bpf_sampler__open(const struct bpf_sampler_options *options, struct bpf_sampler **out);
+int bpf_sampler__attach(struct bpf_sampler *s);
+/* Calls on_new_pid for pids sampled for the first time since the last call. */
+int bpf_sampler__poll(struct bpf_sampler *s, void (*on_new_pid)(uint32_t pid, void *arg),
+		      void *arg);
+void bpf_sampler__detach(struct bpf_sampler *s);
+/* Calls on_key once per counted key; stops and returns its value if not 0. */
+int bpf_sampler__read(struct bpf_sampler *s,
+		      int (*on_key)(const struct sampled_key *key, void *arg), void *arg);
+int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats);
+void bpf_sampler__free(struct bpf_sampler *s);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * Kernel symbols for a set of addresses, from /proc/kallsyms.
+ *
+ * The kernel lists some 200,000 symbols; holding them all costs megabytes.
+ * A recording needs a few hundred, so the addresses are collected first and
+ * resolved in one pass that keeps, for each, only the nearest text symbol
+ * at or below it:
+ *
+ *	struct kernel_symbols *k = kernel_symbols__new();
+ *	kernel_symbols__want(k, addr);  ...           // every address
+ *	kernel_symbols__resolve(k);                   // reads /proc/kallsyms once
+ *	const char *name = kernel_symbols__name(k, addr);
+ *
+ * Names are bare symbol names (a module's "[name]" dropped), or "[unknown]"
+ * where nothing resolves. They stay valid until kernel_symbols__free().
+ */
+#ifndef FLAMEKIT_SYMBOLIZE_KERNEL_SYMBOLS_H
+#define FLAMEKIT_SYMBOLIZE_KERNEL_SYMBOLS_H
+
+#include <stdint.h>
+
+struct kernel_symbols;
+
+struct kernel_symbols *kernel_symbols__new(void);
+void kernel_symbols__free(struct kernel_symbols *k);
+void kernel_symbols__want(struct kernel_symbols *k, uint64_t addr);
+/* Returns 0, or -1 after a warning (every name is then "[unknown]"). */
+int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path);
+/* Only for addresses given to kernel_symbols__want() before resolving. */
+const char *kernel_symbols__name(const struct kernel_symbols *k, uint64_t addr);
+
+#endif

@@ -1,0 +1,484 @@
+#include "process_symbols.h"
+
+#include <fcntl.h>
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <libiberty/demangle.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/buf.h"
+#include "../lib/index_table.h"
+#include "../lib/xalloc.h"
+
+#define UNKNOWN "[unknown]"
+
+struct symbol {
+	uint64_t addr, size;
+	const char *name;       /* in the ELF image or a perf map's names */
+	char *demangled;        /* made on first use; NULL: not yet or not mangled */
+	bool demangle_tried;
+};
+
+/* A loadable segment: file offsets [offset, offset + size) hold vaddr... */
+struct segment {
+	uint64_t offset, vaddr, size;
+};
+
+struct binary {
+	uint64_t dev, inode;
+	int fd;
+	Elf *elf;
+	int debug_fd;            /* the separate debug file, if one is installed */
+	Elf *debug_elf;
+	struct symbol *symbols;  /* sorted by addr */
+	size_t symbol_count;
+	struct segment *segments;
+	size_t segment_count;
+};
+
+struct mapping {
+	uint64_t start, end, offset;
+	struct binary *binary;   /* NULL: anonymous (JIT code, see perf_map) */
+};
+
+struct process {
+	uint32_t pid;
+	struct mapping *mappings;  /* sorted by start */
+	size_t mapping_count;
+	struct symbol *perf_map;   /* /tmp/perf-PID.map, sorted */
+	size_t perf_map_count;
+	struct buf perf_map_names;
+	bool perf_map_read;
+};
+
+struct process_symbols {
+	struct process **processes;
+	size_t process_count, process_cap;
+	struct index_table process_index;
+	struct binary **binaries;
+	size_t binary_count, binary_cap;
+	struct index_table binary_index;
+	struct binary *vdso;     /* our own vDSO: every process on this kernel maps the same */
+	bool vdso_tried;
+};
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	return x ^ (x >> 33);
+}
+
+static uint64_t process_hash_of(const void *items, size_t index)
+{
+	return mix64(((struct process *const *)items)[index]->pid);
+}
+
+static uint64_t binary_key_hash(uint64_t dev, uint64_t inode)
+{
+	return mix64(dev * 0x9e3779b97f4a7c15ULL ^ inode);
+}
+
+static uint64_t binary_hash_of(const void *items, size_t index)
+{
+	const struct binary *b = ((struct binary *const *)items)[index];
+	return binary_key_hash(b->dev, b->inode);
+}
+
+struct process_symbols *process_symbols__new(void)
+{
+	struct process_symbols *ps = fk_calloc(1, sizeof(*ps));
+	elf_version(EV_CURRENT);
+	index_table__init(&ps->process_index, 64);
+	index_table__init(&ps->binary_index, 64);
+	return ps;
+}
+
+static void binary__free(struct binary *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->symbol_count; i++)
+		free(b->symbols[i].demangled);
+	free(b->symbols);
+	free(b->segments);
+	if (b->elf)
+		elf_end(b->elf);
+	if (b->fd >= 0)
+		close(b->fd);
+	if (b->debug_elf)
+		elf_end(b->debug_elf);
+	if (b->debug_fd >= 0)
+		close(b->debug_fd);
+	free(b);
+}
+
+void process_symbols__free(struct process_symbols *ps)
+{
+	if (!ps)
+		return;
+	for (size_t i = 0; i < ps->process_count; i++) {
+		struct process *p = ps->processes[i];
+		free(p->mappings);
+		for (size_t j = 0; j < p->perf_map_count; j++)
+			free(p->perf_map[j].demangled);
+		free(p->perf_map);
+		buf__free(&p->perf_map_names);
+		free(p);
+	}
+	free(ps->processes);
+	index_table__release(&ps->process_index);
+	for (size_t i = 0; i < ps->binary_count; i++)
+		binary__free(ps->binaries[i]);
+	free(ps->binaries);
+	index_table__release(&ps->binary_index);
+	if (ps->vdso) {
+		ps->vdso->fd = -1;
+		binary__free(ps->vdso);
+	}
+	free(ps);
+}
+
+static int compare_symbols(const void *a, const void *b)
+{
+	const struct symbol *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->size > y->size ? -1 : x->size < y->size;  /* the sized one first */
+}
+
+/* Keeps one symbol per address, sorted. */
+static void sort_symbols(struct symbol *symbols, size_t *count)
+{
+	size_t kept = 0;
+
+	if (*count)
+		qsort(symbols, *count, sizeof(*symbols), compare_symbols);
+	for (size_t i = 0; i < *count; i++)
+		if (kept == 0 || symbols[kept - 1].addr != symbols[i].addr)
+			symbols[kept++] = symbols[i];
+	*count = kept;
+}
+
+/* Adds the function symbols of .symtab and .dynsym of elf. */
+static void binary__read_symbols(struct binary *b, Elf *elf, size_t *cap)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		if (!gelf_getshdr(scn, &shdr) ||
+		    (shdr.sh_type != SHT_SYMTAB && shdr.sh_type != SHT_DYNSYM) || !shdr.sh_entsize)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		size_t n = shdr.sh_size / shdr.sh_entsize;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Sym sym;
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			int type = GELF_ST_TYPE(sym.st_info);
+			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+			    sym.st_value == 0)
+				continue;
+			const char *name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			b->symbols = fk_grow(b->symbols, cap, b->symbol_count + 1, sizeof(*b->symbols));
+			b->symbols[b->symbol_count++] = (struct symbol){ sym.st_value, sym.st_size,
+									 name, NULL, false };
+		}
+	}
+}
+
+static bool has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB)
+			return true;
+	return false;
+}
+
+/* Opens the separate debug file of a stripped binary, found by build id
+ * (/usr/lib/debug/.build-id/xx/yyyy.debug, as Debian's -dbg packages and
+ * debuginfod caches lay them out). */
+static void binary__open_debug_file(struct binary *b)
+{
+	const void *id;
+	ssize_t len = dwelf_elf_gnu_build_id(b->elf, &id);
+	char path[256];
+	int at;
+
+	if (len <= 1 || len > 64)
+		return;
+	at = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/",
+		      ((const unsigned char *)id)[0]);
+	for (ssize_t i = 1; i < len; i++)
+		at += snprintf(path + at, sizeof path - (size_t)at, "%02x",
+			       ((const unsigned char *)id)[i]);
+	snprintf(path + at, sizeof path - (size_t)at, ".debug");
+	b->debug_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (b->debug_fd >= 0)
+		b->debug_elf = elf_begin(b->debug_fd, ELF_C_READ_MMAP, NULL);
+}
+
+/* Reads function symbols and loadable segments from an open ELF image. */
+static void binary__read_elf(struct binary *b)
+{
+	size_t phnum = 0, cap = 0, segment_cap = 0;
+
+	if (elf_kind(b->elf) != ELF_K_ELF || elf_getphdrnum(b->elf, &phnum) != 0)
+		return;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr phdr;
+		if (gelf_getphdr(b->elf, (int)i, &phdr) && phdr.p_type == PT_LOAD) {
+			b->segments = fk_grow(b->segments, &segment_cap, b->segment_count + 1,
+					      sizeof(*b->segments));
+			b->segments[b->segment_count++] = (struct segment){
+				phdr.p_offset, phdr.p_vaddr, phdr.p_filesz };
+		}
+	}
+	binary__read_symbols(b, b->elf, &cap);
+	if (b->fd >= 0 && elf_getscn(b->elf, 0) && !has_symtab(b->elf)) {
+		binary__open_debug_file(b);
+		if (b->debug_elf && elf_kind(b->debug_elf) == ELF_K_ELF)
+			binary__read_symbols(b, b->debug_elf, &cap);
+	}
+	sort_symbols(b->symbols, &b->symbol_count);
+}
+
+static struct binary *binary__open(const char *path, uint64_t dev, uint64_t inode)
+{
+	struct binary *b = fk_calloc(1, sizeof(*b));
+
+	b->dev = dev;
+	b->inode = inode;
+	b->debug_fd = -1;
+	b->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (b->fd >= 0)
+		b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
+	if (b->elf)
+		binary__read_elf(b);
+	return b;
+}
+
+/* Our own vDSO, read from memory: the kernel maps the same image everywhere. */
+static struct binary *vdso(struct process_symbols *ps)
+{
+	if (ps->vdso_tried)
+		return ps->vdso;
+	ps->vdso_tried = true;
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	uint64_t start = 0, end = 0;
+	while (f && fgets(line, sizeof line, f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2)
+			break;
+	if (f)
+		fclose(f);
+	if (end <= start)
+		return NULL;
+	struct binary *b = fk_calloc(1, sizeof(*b));
+	b->fd = -1;
+	b->debug_fd = -1;
+	b->elf = elf_memory((char *)(uintptr_t)start, end - start);
+	if (b->elf)
+		binary__read_elf(b);
+	ps->vdso = b;
+	return b;
+}
+
+static struct binary *binary_for(struct process_symbols *ps, uint32_t pid, uint64_t start,
+				 uint64_t end, const char *path, uint64_t dev, uint64_t inode)
+{
+	uint64_t hash = binary_key_hash(dev, inode);
+	size_t slot = index_table__first(&ps->binary_index, hash);
+	for (uint32_t at; (at = ps->binary_index.slots[slot]) != 0;
+	     slot = index_table__next(&ps->binary_index, slot)) {
+		struct binary *b = ps->binaries[at - 1];
+		if (b->dev == dev && b->inode == inode)
+			return b;
+	}
+	/* The process's own view of the file first: it may be deleted, or in
+	 * another mount namespace (a container). */
+	char where[4200];
+	struct binary *b;
+	snprintf(where, sizeof where, "/proc/%u/map_files/%" PRIx64 "-%" PRIx64, pid, start, end);
+	b = binary__open(where, dev, inode);
+	if (!b->elf) {
+		binary__free(b);
+		snprintf(where, sizeof where, "/proc/%u/root%s", pid, path);
+		b = binary__open(where, dev, inode);
+	}
+	if (!b->elf) {
+		binary__free(b);
+		b = binary__open(path, dev, inode);
+	}
+	ps->binaries = fk_grow(ps->binaries, &ps->binary_cap, ps->binary_count + 1,
+			       sizeof(*ps->binaries));
+	ps->binaries[ps->binary_count] = b;
+	index_table__insert(&ps->binary_index, slot, ps->binary_count++, binary_hash_of,
+			    ps->binaries);
+	return b;
+}
+
+/* Reads the executable mappings of pid (none if it is gone). */
+static void process__read_maps(struct process_symbols *ps, struct process *p)
+{
+	char path[64], line[4400];
+	size_t cap = 0;
+
+	snprintf(path, sizeof path, "/proc/%u/maps", p->pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		uint64_t start, end, offset, inode;
+		unsigned major, minor;
+		char perms[8];
+		int name_at = 0;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %n",
+			   &start, &end, perms, &offset, &major, &minor, &inode, &name_at) < 7 ||
+		    strchr(perms, 'x') == NULL)
+			continue;
+		char *name = line + name_at;
+		name[strcspn(name, "\n")] = 0;
+		struct mapping m = { start, end, offset, NULL };
+		if (strcmp(name, "[vdso]") == 0)
+			m.binary = vdso(ps);
+		else if (name[0] == '/' && inode != 0)
+			m.binary = binary_for(ps, p->pid, start, end, name,
+					      (uint64_t)major << 32 | minor, inode);
+		p->mappings = fk_grow(p->mappings, &cap, p->mapping_count + 1, sizeof(*p->mappings));
+		p->mappings[p->mapping_count++] = m;
+	}
+	fclose(f);
+}
+
+static struct process *process_for(struct process_symbols *ps, uint32_t pid)
+{
+	uint64_t hash = mix64(pid);
+	size_t slot = index_table__first(&ps->process_index, hash);
+	for (uint32_t at; (at = ps->process_index.slots[slot]) != 0;
+	     slot = index_table__next(&ps->process_index, slot))
+		if (ps->processes[at - 1]->pid == pid)
+			return ps->processes[at - 1];
+	struct process *p = fk_calloc(1, sizeof(*p));
+	p->pid = pid;
+	process__read_maps(ps, p);
+	ps->processes = fk_grow(ps->processes, &ps->process_cap, ps->process_count + 1,
+				sizeof(*ps->processes));
+	ps->processes[ps->process_count] = p;
+	index_table__insert(&ps->process_index, slot, ps->process_count++, process_hash_of,
+			    ps->processes);
+	return p;
+}
+
+void process_symbols__add(struct process_symbols *ps, uint32_t pid)
+{
+	process_for(ps, pid);
+}
+
+/* /tmp/perf-PID.map: "START SIZE name" per line, hex, as JITs write it. */
+static void process__read_perf_map(struct process *p)
+{
+	char path[64], line[4096];
+	size_t cap = 0;
+
+	p->perf_map_read = true;
+	snprintf(path, sizeof path, "/tmp/perf-%u.map", p->pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		uint64_t start, size;
+		int name_at = 0;
+		if (sscanf(line, "%" SCNx64 " %" SCNx64 " %n", &start, &size, &name_at) < 2 ||
+		    !name_at)
+			continue;
+		char *name = line + name_at;
+		name[strcspn(name, "\n")] = 0;
+		p->perf_map = fk_grow(p->perf_map, &cap, p->perf_map_count + 1, sizeof(*p->perf_map));
+		/* name holds an offset into perf_map_names until the names stop moving */
+		p->perf_map[p->perf_map_count++] = (struct symbol){
+			start, size, (const char *)(uintptr_t)p->perf_map_names.len, NULL, false };
+		buf__append(&p->perf_map_names, name, strlen(name) + 1);
+	}
+	fclose(f);
+	for (size_t i = 0; i < p->perf_map_count; i++)
+		p->perf_map[i].name = p->perf_map_names.data + (uintptr_t)p->perf_map[i].name;
+	sort_symbols(p->perf_map, &p->perf_map_count);
+}
+
+static const char *symbol_name(struct symbol *s)
+{
+	if (!s->demangle_tried) {
+		s->demangle_tried = true;
+		if (s->name[0] == '_' && s->name[1] == 'Z')
+			s->demangled = cplus_demangle(s->name, DMGL_PARAMS | DMGL_ANSI);
+	}
+	return s->demangled ? s->demangled : s->name;
+}
+
+/* The symbol containing addr in a sorted table, or NULL. */
+static struct symbol *find_symbol(struct symbol *symbols, size_t count, uint64_t addr)
+{
+	size_t lo = 0, hi = count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (symbols[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	struct symbol *s = &symbols[lo - 1];
+	/* Size 0 (hand-written assembly) counts as reaching the next symbol. */
+	return s->size == 0 || addr < s->addr + s->size ? s : NULL;
+}
+
+static uint64_t file_offset_to_vaddr(const struct binary *b, uint64_t offset)
+{
+	for (size_t i = 0; i < b->segment_count; i++) {
+		const struct segment *s = &b->segments[i];
+		if (offset >= s->offset && offset < s->offset + s->size)
+			return offset - s->offset + s->vaddr;
+	}
+	return offset;
+}
+
+const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint64_t addr)
+{
+	struct process *p = process_for(ps, pid);
+	size_t lo = 0, hi = p->mapping_count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->mappings[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct mapping *m = lo ? &p->mappings[lo - 1] : NULL;
+	if (m && addr < m->end && m->binary) {
+		uint64_t vaddr = file_offset_to_vaddr(m->binary, addr - m->start + m->offset);
+		struct symbol *s = find_symbol(m->binary->symbols, m->binary->symbol_count, vaddr);
+		if (s)
+			return symbol_name(s);
+	}
+	if (!p->perf_map_read)
+		process__read_perf_map(p);
+	struct symbol *s = find_symbol(p->perf_map, p->perf_map_count, addr);
+	return s ? symbol_name(s) : UNKNOWN;
+}

@@ -1,0 +1,17 @@
+/*
+ * bcc `profile`'s default multi-line report, from a profile whose stacks are
+ * "comm;user frames;-;kernel frames" (root first, as record builds them)
+ * keyed by pid: per stack, the frames leaf first, one per line, the "-"
+ * delimiter frame printed as "--", then "-  comm (pid)" and the count;
+ * stacks by count, highest first.
+ */
+#ifndef FLAMEKIT_WRITERS_BCC_REPORT_H
+#define FLAMEKIT_WRITERS_BCC_REPORT_H
+
+#include <stdio.h>
+
+#include "../profile/profile.h"
+
+int bcc_report_writer__write(const struct profile *profile, FILE *out, const void *options);
+
+#endif
