@@ -4,9 +4,10 @@
 set -eu
 
 packages="
-  make gcc pkg-config
+  make gcc libc6-dev linux-libc-dev pkg-config
   libdw-dev libelf-dev zlib1g-dev libxxhash-dev libiberty-dev
-  clang libclang-rt-14-dev
+  libbpf-dev bpftool clang libclang-rt-14-dev
+  util-linux
   binutils gzip procps perl time
   linux-perf
 "

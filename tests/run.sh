@@ -7,7 +7,9 @@
 # 2. golden cases: tests/cases/NAME.sh is a command run by bash in a scratch
 #    directory, with build/ first on PATH and $DATA = tests/data; its stdout,
 #    stderr and exit status must equal tests/golden/NAME.{out,err,exit};
-# 3. fuzz regressions: every input in tests/fuzz/regressions/TARGET/ replayed.
+# 3. fuzz regressions: every input in tests/fuzz/regressions/TARGET/ replayed;
+# 4. record: the BPF profiler against a workload with a known profile
+#    (tests/record.sh; needs root, skipped with the reason elsewhere).
 #
 # Ends with "tests: N passed, N failed, N skipped"; exits 1 on any failure.
 # TESTS_UPDATE=1 rewrites the golden files of the cases instead (review the
@@ -188,6 +190,8 @@ conformance_manifest bpftrace stackcollapse-bpftrace.pl stackcollapse-bpftrace s
 conformance_example_gz
 golden_cases
 fuzz_regressions
+source "$TOP/tests/record.sh"
+record_tests
 
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [[ $failed == 0 ]]

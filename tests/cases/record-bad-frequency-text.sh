@@ -1,0 +1,1 @@
+flamekit record -F lots 1

@@ -1,0 +1,1 @@
+flamekit record -F 0 1

@@ -1,0 +1,1 @@
+flamekit record -o profile.png 1

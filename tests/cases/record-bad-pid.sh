@@ -1,0 +1,1 @@
+flamekit record -p 12x 1

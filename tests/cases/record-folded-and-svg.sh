@@ -1,0 +1,1 @@
+flamekit record -f -o out.svg 1

@@ -1,0 +1,1 @@
+flamekit record -p 999999999 1

@@ -1,0 +1,1 @@
+flamekit record -u no-such-user-here 1

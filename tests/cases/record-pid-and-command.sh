@@ -1,0 +1,1 @@
+flamekit record -p 1 -- true

@@ -1,0 +1,1 @@
+flamekit record --perf-max-stack-depth 500 1

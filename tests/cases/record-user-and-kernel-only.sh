@@ -1,0 +1,1 @@
+flamekit record -U -K 1
