@@ -6,20 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/buf.h"
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
 
 struct nearest {
 	uint64_t addr;          /* the symbol's address */
-	size_t name;            /* offset in names, or SIZE_MAX: none */
+	char *name;             /* NULL: none; shared with the next entries after resolving */
+	bool owner;             /* this entry frees name */
 };
 
 struct kernel_symbols {
 	uint64_t *wanted;       /* sorted and unique once resolved */
 	size_t count, cap;
 	struct nearest *nearest;  /* per wanted address, after resolving */
-	struct buf names;
 	bool resolved;
 };
 
@@ -32,9 +31,11 @@ void kernel_symbols__free(struct kernel_symbols *k)
 {
 	if (!k)
 		return;
+	for (size_t i = 0; i < k->count && k->nearest; i++)
+		if (k->nearest[i].owner)
+			free(k->nearest[i].name);
 	free(k->wanted);
 	free(k->nearest);
-	buf__free(&k->names);
 	free(k);
 }
 
@@ -80,7 +81,7 @@ int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path)
 	k->count = unique;
 	k->nearest = fk_malloc((k->count ? k->count : 1) * sizeof(*k->nearest));
 	for (size_t i = 0; i < k->count; i++)
-		k->nearest[i] = (struct nearest){ 0, SIZE_MAX };
+		k->nearest[i] = (struct nearest){ 0, NULL, false };
 	k->resolved = true;
 	if (k->count == 0)
 		return 0;
@@ -102,19 +103,20 @@ int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path)
 		if (!is_text_type(end[1]))
 			continue;
 		size_t at = lower_bound(k->wanted, k->count, addr);
-		if (at == k->count || (k->nearest[at].name != SIZE_MAX && k->nearest[at].addr >= addr))
+		if (at == k->count || (k->nearest[at].name && k->nearest[at].addr >= addr))
 			continue;
+		/* Replaced, not appended: memory stays one name per address. */
 		const char *name = end + 3;
-		size_t len = strcspn(name, " \t\n");
-		k->nearest[at].addr = addr;
-		k->nearest[at].name = k->names.len;
-		buf__append(&k->names, name, len);
-		buf__append(&k->names, "", 1);
+		free(k->nearest[at].name);
+		k->nearest[at] = (struct nearest){ addr, fk_memdup(name, strcspn(name, " \t\n")),
+						   true };
 	}
 	fclose(f);
 	if (!any_address) {
-		for (size_t i = 0; i < k->count; i++)
-			k->nearest[i].name = SIZE_MAX;
+		for (size_t i = 0; i < k->count; i++) {
+			free(k->nearest[i].name);
+			k->nearest[i] = (struct nearest){ 0, NULL, false };
+		}
 		warning("%s shows no addresses (kernel.kptr_restrict): kernel frames show as "
 			"[unknown]; run as root or set `sysctl kernel.kptr_restrict=0`",
 			kallsyms_path);
@@ -123,8 +125,10 @@ int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path)
 	/* Symbols between two wanted addresses were kept for the upper one; an
 	 * address with none of its own has the lower one's nearest symbol. */
 	for (size_t i = 1; i < k->count; i++)
-		if (k->nearest[i].name == SIZE_MAX)
+		if (!k->nearest[i].name) {
 			k->nearest[i] = k->nearest[i - 1];
+			k->nearest[i].owner = false;
+		}
 	return 0;
 }
 
@@ -133,7 +137,7 @@ const char *kernel_symbols__name(const struct kernel_symbols *k, uint64_t addr)
 	if (!k->resolved)
 		return "[unknown]";
 	size_t at = lower_bound(k->wanted, k->count, addr);
-	if (at == k->count || k->wanted[at] != addr || k->nearest[at].name == SIZE_MAX)
+	if (at == k->count || k->wanted[at] != addr || !k->nearest[at].name)
 		return "[unknown]";
-	return k->names.data + k->nearest[at].name;
+	return k->nearest[at].name;
 }

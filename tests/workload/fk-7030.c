@@ -1,7 +1,8 @@
 /* fk-7030: a workload whose profile is known. It spends 70% of its CPU
  * time in seventy() and 30% in thirty() (the same loop, 7 and 3 units per
- * round), for SECONDS seconds (default 3). Built by the tests with frame
- * pointers: cc -O1 -fno-omit-frame-pointer -fno-inline -o fk-7030 fk-7030.c */
+ * round), for SECONDS seconds (default 3), or for exactly ROUNDS rounds
+ * when given (bench/record.sh times that to see a profiler's overhead). Built by the tests with frame
+ * pointers: cc -O0 -fno-omit-frame-pointer -fno-inline -o fk-7030 fk-7030.c */
 #include <stdlib.h>
 #include <time.h>
 
@@ -28,8 +29,15 @@ __attribute__((noinline)) void thirty(void)
 int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 3.0;
+	long rounds = argc > 2 ? atol(argv[2]) : 0;
 	struct timespec start, now;
 
+	for (long i = 0; i < rounds; i++) {
+		seventy();
+		thirty();
+	}
+	if (rounds > 0)
+		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		seventy();
