@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define UNIT 20000
+#define UNIT 2000
 
 static volatile unsigned long sink;
 
