@@ -92,14 +92,28 @@ int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path)
 			strerror(errno));
 		return -1;
 	}
+	/* Big reads: each read of /proc/kallsyms costs a system call and
+	 * the kernel's setup; the default 4 KB buffer makes thousands. */
+	size_t buffer_size = 256 * 1024;
+	char *buffer = fk_malloc(buffer_size);  /* glibc ignores the size without one */
+	setvbuf(f, buffer, _IOFBF, buffer_size);
 	char line[512];
-	bool any_address = false;
+	bool any_address = false, ascending = true;
+	uint64_t previous = 0, highest_wanted = k->wanted[k->count - 1];
 	while (fgets(line, sizeof line, f)) {
 		char *end;
 		uint64_t addr = strtoull(line, &end, 16);
 		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
 			continue;
 		any_address |= addr != 0;
+		/* The kernel lists its own symbols by address, then modules' and
+		 * BPF programs' above them. Generating the text costs the kernel
+		 * most of the time here, so stop once the ascending part has
+		 * passed every wanted address: nothing later can be nearer. */
+		ascending &= addr >= previous;
+		previous = addr;
+		if (ascending && addr > highest_wanted && any_address)
+			break;
 		if (!is_text_type(end[1]))
 			continue;
 		size_t at = lower_bound(k->wanted, k->count, addr);
@@ -112,6 +126,7 @@ int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path)
 						   true };
 	}
 	fclose(f);
+	free(buffer);
 	if (!any_address) {
 		for (size_t i = 0; i < k->count; i++) {
 			free(k->nearest[i].name);
