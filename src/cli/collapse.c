@@ -176,7 +176,7 @@ static int collapse_run(struct collapse_options *o)
 	int status = EXIT_BAD_INPUT;
 	struct profile *profile = NULL;
 	struct progress *progress = NULL;
-	struct read_context ctx = { .options = &o->perf, .perl_mode = o->perl_mode, .jobs = o->jobs };
+	struct read_context ctx = { .perl_mode = o->perl_mode, .jobs = o->jobs };
 
 	if (!inputs)
 		return error("out of memory"), 1;
@@ -208,6 +208,8 @@ static int collapse_run(struct collapse_options *o)
 			goto cleanup;
 		}
 	}
+	if (strcmp(o->reader->name, "perf") == 0)
+		ctx.options = &o->perf;
 	profile = profile__new(1, PROFILE_INTEGER);
 	int read_status = o->reader->read(&ctx, inputs, n, profile);
 	progress__finish(progress);
