@@ -23,7 +23,8 @@ endif
 
 # Names the binary answers to when called through a link (see src/main.c).
 PERSONALITIES := stackcollapse-perf stackcollapse-perf.pl stackcollapse-stap stackcollapse-stap.pl \
-	stackcollapse stackcollapse.pl stackcollapse-bpftrace stackcollapse-bpftrace.pl
+	stackcollapse stackcollapse.pl stackcollapse-bpftrace stackcollapse-bpftrace.pl \
+	flamegraph flamegraph.pl
 
 # libFuzzer targets: one per reader (tests/fuzz/NAME.c).
 FUZZ_TARGETS := perf perf-folded folded stap dtrace bpftrace bcc
@@ -75,6 +76,21 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
 $(BUILD)/obj/sampler/%.o: INCLUDES := -I$(BUILD)/bpf
+
+# The SVG's script and styles, embedded as C strings. CDATA ends at "]]>",
+# so the script must not contain it.
+SVG_ASSETS := src/writers/svg_script.js src/writers/svg_style.css
+$(BUILD)/gen/svg_assets.h: $(SVG_ASSETS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo '  GEN     $@')
+	$(Q)! grep -n ']]>' $(SVG_ASSETS) || { echo "$@: ']]>' would end the SVG's CDATA" >&2; exit 1; }
+	$(Q)for f in $(SVG_ASSETS); do \
+		echo "static const char $$(basename $$f | tr . _)[] ="; \
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/\t"/' -e 's/$$/\\n"/' $$f; \
+		echo '	"";'; \
+	done > $@
+$(BUILD)/obj/writers/svg.o: INCLUDES := -I$(BUILD)/gen
+$(BUILD)/obj/writers/svg.o: $(BUILD)/gen/svg_assets.h
 $(BUILD)/obj/sampler/bpf_sampler.o: $(SKELETONS)
 
 $(BUILD)/flamekit: $(OBJS)
@@ -96,13 +112,14 @@ check: all $(REPLAYS)
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS) FORCE
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS) $(BUILD)/gen/svg_assets.h FORCE
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  FUZZ    $@')
-	$(Q)$(CLANG) $(FUZZFLAGS) $(STRICT) -o $@ $< $(LIB_SRCS) $(LIBS)
+	$(Q)$(CLANG) $(FUZZFLAGS) $(STRICT) -I$(BUILD)/gen -o $@ $< $(LIB_SRCS) $(LIBS)
 
 bench: all
 	bench/collapse.sh
+	bench/flamegraph.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

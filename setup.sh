@@ -8,7 +8,7 @@ packages="
   libdw-dev libelf-dev zlib1g-dev libxxhash-dev libiberty-dev
   libbpf-dev bpftool clang libclang-rt-14-dev
   util-linux
-  binutils gzip procps perl time
+  binutils gzip procps perl time python3
   linux-perf
 "
 

@@ -15,16 +15,23 @@
 
 static const struct command commands[] = {
 	{ "record", cmd_record, "sample stacks with BPF: flamekit record [-p PID] [-o out.svg] [SECONDS]", false },
+	{ "flamegraph", cmd_flamegraph, "draw an interactive SVG: flamekit flamegraph [OPTIONS] [FILE...] > out.svg", false },
 	{ "collapse", cmd_collapse, "fold profiler output into stacks: flamekit collapse FORMAT [FILE...]", false },
 	{ "stackcollapse-perf", cmd_perl_collapser, "drop-in for stackcollapse-perf.pl", true },
 	{ "stackcollapse-stap", cmd_perl_collapser, "drop-in for stackcollapse-stap.pl", true },
 	{ "stackcollapse", cmd_perl_collapser, "drop-in for stackcollapse.pl (DTrace)", true },
 	{ "stackcollapse-bpftrace", cmd_perl_collapser, "drop-in for stackcollapse-bpftrace.pl", true },
+	{ "flamegraph", cmd_flamegraph_personality, "drop-in for flamegraph.pl", true },
 	{ NULL, NULL, NULL, false },
 };
 
-static const struct command *find_command(const char *name)
+/* A command by name; `flamegraph` is both a command and a personality, so
+ * a program name is looked up among personalities first. */
+static const struct command *find_command(const char *name, bool personality)
 {
+	for (const struct command *c = commands; c->name; c++)
+		if (c->personality == personality && strcmp(c->name, name) == 0)
+			return c;
 	for (const struct command *c = commands; c->name; c++)
 		if (strcmp(c->name, name) == 0)
 			return c;
@@ -55,7 +62,8 @@ static void usage(FILE *out)
 		"\nexamples:\n"
 		"  perf script | flamekit collapse perf > out.folded\n"
 		"  flamekit collapse perf --all perf-script.txt.gz -o out.folded\n"
-		"  flamekit collapse folded a.folded b.folded > sum.folded\n");
+		"  flamekit collapse folded a.folded b.folded > sum.folded\n"
+		"  perf script | flamekit collapse perf | flamekit flamegraph > out.svg\n");
 }
 
 static int run_command(const struct command *c, int argc, char **argv)
@@ -86,7 +94,7 @@ int main(int argc, char **argv)
 {
 	char name[256];
 	const struct command *c = find_command(personality_name(argc > 0 ? argv[0] : "flamekit",
-								name, sizeof(name)));
+								name, sizeof(name)), true);
 	if (c && c->personality)
 		return run_command(c, argc, argv);
 
@@ -103,7 +111,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		c = find_command(argv[2]);
+		c = find_command(argv[2], false);
 		if (!c) {
 			fprintf(stderr, "flamekit: no command '%s'\n\n", argv[2]);
 			print_commands(stderr);
@@ -112,7 +120,7 @@ int main(int argc, char **argv)
 		char *help_argv[] = { argv[2], (char *)"--help", NULL };
 		return run_command(c, 2, help_argv);
 	}
-	c = find_command(argv[1]);
+	c = find_command(argv[1], false);
 	if (!c) {
 		fprintf(stderr, "flamekit: '%s' is not a flamekit command\n\n", argv[1]);
 		print_commands(stderr);

@@ -116,6 +116,67 @@ conformance_manifest() { # folder tool link order flamekit-words...
 	[[ $rows -gt 0 ]] || fail "conformance/$folder" "no $tool rows read from $manifest"
 }
 
+# flamegraph.pl's reference SVGs: every case through the flamegraph
+# personality (exit status, stderr byte for byte, the SVG compared by
+# tests/svg_compare.py, and the rewritten palette.map for --cp) and through
+# `flamekit flamegraph` (exit status and SVG).
+conformance_flamegraph_svg() {
+	local folder=$CONF/flamegraph-svg manifest=$CONF/flamegraph-svg/manifest.tsv
+	if [[ ! -f $manifest ]]; then
+		skip conformance/flamegraph-svg "no $manifest (../shared absent)"
+		return
+	fi
+	if ! command -v python3 > /dev/null; then
+		skip conformance/flamegraph-svg "no python3 to compare SVGs (run ./setup.sh)"
+		return
+	fi
+	local name tool input args out err code rows=0
+	while IFS=$'\x1f' read -r name tool input args out err code; do
+		[[ $name == name ]] && continue
+		rows=$((rows + 1))
+		local id="conformance/flamegraph-svg/$name"
+		wanted "$id" || continue
+		eval "set -- $args"
+		local argv=("$@") work="$SCRATCH/fg-$name" compare_options=() reference=$folder/$out
+		mkdir -p "$work"
+		expected_bytes "$CONF/$input" > "$work/input"
+		if [[ $name == notes-with-lt ]]; then
+			# flamegraph.pl dies on a < in --notes (exit 255, no SVG); a
+			# comment can hold it, so flamekit draws the graph with the notes.
+			reference=$folder/expected/numa-default.out compare_options=(--expect-notes "a<b")
+			code=0 err=-
+		fi
+		for how in personality flamekit; do
+			rm -f "$work/palette.map"
+			cp "$folder/inputs/palette.map" "$work/palette.map"
+			local rc
+			if [[ $how == personality ]]; then
+				(cd "$work" && "$BUILD/flamegraph" "${argv[@]}" input > out.svg 2> err.txt); rc=$?
+			else
+				(cd "$work" && "$BUILD/flamekit" flamegraph "${argv[@]}" input > out.svg 2> err.txt); rc=$?
+			fi
+			local problems=""
+			[[ $rc == "$code" ]] || problems+="exit $rc, expected $code; "
+			if [[ $how == personality ]]; then
+				if [[ $err == - ]]; then
+					[[ ! -s $work/err.txt ]] || problems+="stderr: $(head -c 200 "$work/err.txt"); "
+				else
+					cmp -s "$work/err.txt" "$folder/$err" || problems+="stderr differs: $(head -c 200 "$work/err.txt"); "
+				fi
+			elif [[ $code != 0 ]] && ! tail -n 1 "$work/err.txt" | grep -q '^flamekit: no stack counts'; then
+				problems+="expected stderr to end with \"flamekit: no stack counts ...\", got: $(tail -c 200 "$work/err.txt"); "
+			fi
+			problems+=$(python3 "$TOP/tests/svg_compare.py" "${compare_options[@]}" "$reference" "$work/out.svg" | head -c 600)
+			if [[ -f $folder/expected/$name.palette.map ]]; then
+				cmp -s "$work/palette.map" "$folder/expected/$name.palette.map" ||
+					problems+="palette.map differs from expected/$name.palette.map"
+			fi
+			if [[ -z $problems ]]; then pass "$id [$how]"; else fail "$id [$how]" "$problems"; fi
+		done
+	done < <(tr '\t' '\037' < "$manifest")
+	[[ $rows -gt 0 ]] || fail conformance/flamegraph-svg "no rows read from $manifest"
+}
+
 # The README's example input read compressed must give what
 # stackcollapse-perf.pl gives for the uncompressed file (tests/golden/).
 conformance_example_gz() {
@@ -188,6 +249,7 @@ conformance_manifest stap stackcollapse-stap.pl stackcollapse-stap exact collaps
 conformance_manifest dtrace stackcollapse.pl stackcollapse exact collapse dtrace
 conformance_manifest bpftrace stackcollapse-bpftrace.pl stackcollapse-bpftrace sorted collapse bpftrace
 conformance_example_gz
+conformance_flamegraph_svg
 golden_cases
 fuzz_regressions
 source "$TOP/tests/record.sh"

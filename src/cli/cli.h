@@ -28,6 +28,9 @@ struct command {
 
 int cmd_collapse(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
+/* flamegraph.pl's personality: its options, input rules and warnings. */
+int cmd_flamegraph_personality(int argc, char **argv);
 /* The Perl collapsers' personalities; the row is chosen by argv[0]. */
 int cmd_perl_collapser(int argc, char **argv);
 

@@ -189,8 +189,10 @@ static int read_one(struct read_context *ctx, struct input *in, struct profile *
 		}
 		if (!ok) {
 			read_context__bad_line(ctx, in, line, len,
-					       columns == 2 ? "\"frame;frame;... BEFORE AFTER\""
-							    : "\"frame;frame;... COUNT\"");
+					       o->perl_line_rule && columns == 2
+						       ? "\"frame;frame;... COUNT\" or \"... BEFORE AFTER\""
+					       : columns == 2 ? "\"frame;frame;... BEFORE AFTER\""
+							      : "\"frame;frame;... COUNT\"");
 			continue;
 		}
 		if (o->perl_line_rule)

@@ -63,6 +63,9 @@ void read_context__release(struct read_context *ctx);
 const struct reader *reader__find(const char *name);
 /* The reader for in, from its first bytes; NULL after saying what was tried. */
 const struct reader *reader__guess(struct input *in);
+/* The same, but `fallback` instead of a message when nothing fits (NULL only
+ * after a read error, printed). */
+const struct reader *reader__guess_or(struct input *in, const struct reader *fallback);
 /* The table, ending with a NULL name. */
 extern const struct reader readers[];
 

@@ -39,12 +39,18 @@ const struct reader *reader__find(const char *name)
 	return NULL;
 }
 
-const struct reader *reader__guess(struct input *in)
+/* The surest reader for the input's first bytes, NULL if none is sure
+ * enough; *head and *len are those bytes. -1 on a read error (printed). */
+static int probe_input(struct input *in, const struct reader **found, const char **head_out,
+		       size_t *len_out)
 {
 	const char *head;
 	size_t len;
+	*found = NULL;
 	if (input__peek(in, PROBE_BYTES, &head, &len) < 0)
-		return NULL;
+		return -1;
+	*head_out = head;
+	*len_out = len;
 	/* Probes see whole lines: cut a full window at its last line end; the
 	 * whole of a short input gets the line end its last line may lack. */
 	size_t whole = len;
@@ -67,7 +73,29 @@ const struct reader *reader__guess(struct input *in)
 	}
 	free(text);
 	if (best && best_score >= PROBE_MINIMUM)
-		return best;
+		*found = best;
+	return 0;
+}
+
+const struct reader *reader__guess_or(struct input *in, const struct reader *fallback)
+{
+	const struct reader *found;
+	const char *head;
+	size_t len;
+	if (probe_input(in, &found, &head, &len) < 0)
+		return NULL;
+	return found ? found : fallback;
+}
+
+const struct reader *reader__guess(struct input *in)
+{
+	const struct reader *found;
+	const char *head;
+	size_t len;
+	if (probe_input(in, &found, &head, &len) < 0)
+		return NULL;
+	if (found)
+		return found;
 	char quoted[120];
 	const char *nl = memchr(head, '\n', len);
 	error("cannot tell the format of %s: it does not look like any of", input__name(in));

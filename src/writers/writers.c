@@ -4,12 +4,15 @@
 
 #include "bcc_report.h"
 #include "folded.h"
+#include "svg.h"
 
 const struct writer writers[] = {
 	{ "folded", "folded stacks, one \"frame;...;leaf COUNT\" line per stack",
 	  folded_writer__write },
 	{ "bcc-report", "bcc profile's multi-line report: stacks leaf first, \"- comm (pid)\", count",
 	  bcc_report_writer__write },
+	{ "svg", "interactive SVG flame graph (flamegraph.pl's layout and colours)",
+	  svg_writer__write },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,420 @@
+/*
+ * flamekit flamegraph [OPTIONS] [FILE...] > out.svg — folded stacks (or any
+ * format `collapse` reads) to an interactive SVG; and the flamegraph /
+ * flamegraph.pl personality, which takes the Perl tool's options, reads its
+ * input by its rules and prints its warnings.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lib/error.h"
+#include "../lib/input.h"
+#include "../lib/output.h"
+#include "../lib/progress.h"
+#include "../profile/profile.h"
+#include "../readers/folded.h"
+#include "../readers/reader.h"
+#include "../writers/svg.h"
+#include "cli.h"
+
+struct flamegraph_options {
+	struct svg_options svg;
+	bool perl_mode;             /* the flamegraph.pl personality */
+	bool reverse;
+	bool use_palette_map;       /* --cp */
+	const char *palette_map_path;
+	const char *name_attributes_path;
+	const char *output;         /* -o FILE; NULL = stdout */
+	char **files;
+	int file_count;
+};
+
+enum {
+	OPT_FONTTYPE = 1000, OPT_WIDTH, OPT_HEIGHT, OPT_ENCODING, OPT_FONTSIZE, OPT_FONTWIDTH,
+	OPT_MINWIDTH, OPT_TITLE, OPT_SUBTITLE, OPT_NAMETYPE, OPT_COUNTNAME, OPT_NAMEATTR,
+	OPT_TOTAL, OPT_FACTOR, OPT_COLORS, OPT_BGCOLORS, OPT_HASH, OPT_RANDOM, OPT_CP,
+	OPT_REVERSE, OPT_INVERTED, OPT_FLAMECHART, OPT_NEGATE, OPT_NOTES, OPT_HELP, OPT_OUTPUT,
+};
+
+/* flamegraph.pl's options, one table for both ways in. */
+static const struct option long_options[] = {
+	{ "fonttype", required_argument, NULL, OPT_FONTTYPE },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "height", required_argument, NULL, OPT_HEIGHT },
+	{ "encoding", required_argument, NULL, OPT_ENCODING },
+	{ "fontsize", required_argument, NULL, OPT_FONTSIZE },
+	{ "fontwidth", required_argument, NULL, OPT_FONTWIDTH },
+	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "subtitle", required_argument, NULL, OPT_SUBTITLE },
+	{ "nametype", required_argument, NULL, OPT_NAMETYPE },
+	{ "countname", required_argument, NULL, OPT_COUNTNAME },
+	{ "nameattr", required_argument, NULL, OPT_NAMEATTR },
+	{ "total", required_argument, NULL, OPT_TOTAL },
+	{ "factor", required_argument, NULL, OPT_FACTOR },
+	{ "colors", required_argument, NULL, OPT_COLORS },
+	{ "bgcolors", required_argument, NULL, OPT_BGCOLORS },
+	{ "hash", no_argument, NULL, OPT_HASH },
+	{ "random", no_argument, NULL, OPT_RANDOM },
+	{ "cp", no_argument, NULL, OPT_CP },
+	{ "reverse", no_argument, NULL, OPT_REVERSE },
+	{ "inverted", no_argument, NULL, OPT_INVERTED },
+	{ "flamechart", no_argument, NULL, OPT_FLAMECHART },
+	{ "negate", no_argument, NULL, OPT_NEGATE },
+	{ "notes", required_argument, NULL, OPT_NOTES },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char options_help[] =
+	"  --title TEXT        title (default \"Flame Graph\")\n"
+	"  --subtitle TEXT     second title line\n"
+	"  --width NUM         image width, px (default 1200)\n"
+	"  --height NUM        frame height, px (default 16)\n"
+	"  --minwidth NUM[%]   omit frames narrower than NUM px, or NUM% of the total\n"
+	"                      (default 0.1 px); their time stays in the parent\n"
+	"  --fonttype FONT     font (default \"Verdana\")\n"
+	"  --fontsize NUM      font size (default 12)\n"
+	"  --fontwidth NUM     average character width / font size (default 0.59)\n"
+	"  --countname TEXT    what the counts are (default \"samples\")\n"
+	"  --nametype TEXT     what the names are (default \"Function:\")\n"
+	"  --colors PALETTE    hot (default), mem, io, wakeup, chain, java, js, perl,\n"
+	"                      red, green, blue, aqua, yellow, purple, orange;\n"
+	"                      diff-cb: colour-blind-safe differential (blue/orange)\n"
+	"  --bgcolors COLOR    yellow, blue, green, grey, or a flat #rrggbb\n"
+	"  --hash              colours by a hash of the name (same names, same hue)\n"
+	"  --random            random colours\n"
+	"  --cp                consistent colours from and into ./palette.map\n"
+	"  --reverse           stacks reversed: merge from the leaf end\n"
+	"  --inverted          icicle graph: root at the top\n"
+	"  --flamechart        keep input order (time on x), do not merge stacks\n"
+	"  --negate            differential: swap the hues\n"
+	"  --notes TEXT        notes, put in a comment\n"
+	"  --total NUM         scale widths to this total instead of the sum\n"
+	"  --factor NUM        multiply the counts shown by NUM\n"
+	"  --encoding NAME     encoding named in the XML declaration\n"
+	"  --nameattr FILE     per-name attributes: \"NAME<TAB>attr=value<TAB>...\"\n";
+
+static void flamegraph_usage(FILE *out, bool perl_mode)
+{
+	if (perl_mode) {
+		fprintf(out,
+			"USAGE: flamegraph [options] infile > outfile.svg\n\n"
+			"flamekit's drop-in for flamegraph.pl: the same options, layout and colours.\n\n"
+			"%s  --help              this message\n\n"
+			"eg,\n  flamegraph --title=\"Flame Graph: malloc()\" trace.txt > graph.svg\n",
+			options_help);
+		return;
+	}
+	fprintf(out,
+		"usage: flamekit flamegraph [OPTIONS] [FILE...] > out.svg\n\n"
+		"Draws an interactive SVG flame graph from folded stacks (\"a;b;c COUNT\"),\n"
+		"or from any format `flamekit collapse` reads (told by content). Lines\n"
+		"with two counts (\"a;b;c BEFORE AFTER\", as `flamekit diff` prints) make a\n"
+		"differential graph: red grew, blue shrank. Options are flamegraph.pl's.\n\n"
+		"options:\n%s"
+		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
+		"  -h, --help          show this help\n\n"
+		"In the SVG: hover a frame for its counts; click to zoom, Escape or \"Reset\n"
+		"Zoom\" to go back; Search (or Ctrl-F, /) highlights a regex and shows the\n"
+		"matched share; arrow keys move between frames, Enter zooms; the zoom and\n"
+		"search are kept in the URL, so a link reopens the same view.\n\n"
+		"examples:\n"
+		"  perf script | flamekit collapse perf | flamekit flamegraph > out.svg\n"
+		"  flamekit flamegraph --title \"mysqld, 30 s\" out.folded -o mysqld.svg\n"
+		"  flamekit flamegraph perf-script.txt.gz > out.svg     # collapsed on the way\n"
+		"  flamekit diff before.folded after.folded | flamekit flamegraph > diff.svg\n"
+		"  flamekit flamegraph --colors java --minwidth 0.5%% java.folded > java.svg\n",
+		options_help);
+}
+
+/* A number for OPTION, or an error naming it. */
+static int parse_number(const char *option, const char *arg, double min, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || strchr(arg, 'x') || strchr(arg, 'X'))
+		return error("--%s wants a number, not '%s'", option, arg);
+	if (v < min)
+		return error("--%s %s is too small: use at least %g", option, arg, min);
+	*out = v;
+	return 0;
+}
+
+static int parse_unsigned(const char *option, const char *arg, unsigned min, unsigned *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v > 1000000)
+		return error("--%s wants a whole number, not '%s'", option, arg);
+	if (v < (long)min)
+		return error("--%s %s is too small: use at least %u", option, arg, min);
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* --minwidth: flamegraph.pl's /^([0-9.]+)%?$/. */
+static int parse_minwidth(struct flamegraph_options *o, const char *arg)
+{
+	size_t len = strlen(arg);
+	bool percent = len > 0 && arg[len - 1] == '%';
+	size_t digits = strspn(arg, "0123456789.");
+	if (len == 0 || digits == 0 || digits != len - percent) {
+		if (o->perl_mode)
+			fprintf(stderr, "Value '%s' is invalid for minwidth, expected a float.\n", arg);
+		else
+			error("--minwidth wants pixels or a percentage such as 0.5%%, not '%s'", arg);
+		return -1;
+	}
+	o->svg.minwidth = strtod(arg, NULL);
+	o->svg.minwidth_percent = percent;
+	return 0;
+}
+
+static int parse_option(struct flamegraph_options *o, int opt, const char *arg)
+{
+	struct svg_options *s = &o->svg;
+	switch (opt) {
+	case OPT_FONTTYPE: s->font_type = arg; return 0;
+	case OPT_WIDTH: return parse_unsigned("width", arg, 21, &s->width);
+	case OPT_HEIGHT: return parse_unsigned("height", arg, 1, &s->frame_height);
+	case OPT_ENCODING: s->encoding = arg; return 0;
+	case OPT_FONTSIZE: return parse_number("fontsize", arg, 0.01, &s->font_size);
+	case OPT_FONTWIDTH: return parse_number("fontwidth", arg, 0.01, &s->font_width);
+	case OPT_MINWIDTH: return parse_minwidth(o, arg);
+	case OPT_TITLE: s->title = *arg ? arg : NULL; return 0;
+	case OPT_SUBTITLE: s->subtitle = arg; return 0;
+	case OPT_NAMETYPE: s->name_type = arg; return 0;
+	case OPT_COUNTNAME: s->count_name = arg; return 0;
+	case OPT_NAMEATTR: o->name_attributes_path = arg; return 0;
+	case OPT_TOTAL: return parse_number("total", arg, 0, &s->total);
+	case OPT_FACTOR: return parse_number("factor", arg, -1e300, &s->factor);
+	case OPT_COLORS: s->colors = arg; return 0;
+	case OPT_BGCOLORS: s->bgcolors = arg; return 0;
+	case OPT_HASH: s->color_source.variation = SVG_COLOR_HASH; return 0;
+	case OPT_RANDOM:
+		if (s->color_source.variation != SVG_COLOR_HASH)  /* --hash wins, as in Perl */
+			s->color_source.variation = SVG_COLOR_RANDOM;
+		return 0;
+	case OPT_CP: o->use_palette_map = true; return 0;
+	case OPT_REVERSE: o->reverse = true; return 0;
+	case OPT_INVERTED: s->inverted = true; return 0;
+	case OPT_FLAMECHART: s->flamechart = true; return 0;
+	case OPT_NEGATE: s->negate = true; return 0;
+	case OPT_NOTES: s->notes = arg; return 0;
+	case OPT_OUTPUT: o->output = arg; return 0;
+	}
+	return -1;
+}
+
+/* Perl's "$x" for a number, for the personality's warnings. */
+static void perl_number(char *out, size_t size, double x)
+{
+	if (x == floor(x) && fabs(x) < 1e15)
+		snprintf(out, size, "%.0f", x);
+	else
+		snprintf(out, size, "%.15g", x);
+}
+
+/* Reads the inputs into a profile: folded text by flamegraph.pl's rules
+ * (two columns, so a differential file needs no option), anything else
+ * through its reader. NULL after an error (printed). */
+static struct profile *read_profile(struct flamegraph_options *o, struct input **inputs, size_t n,
+				    uint64_t *ignored, bool *differential)
+{
+	/* flamekit also draws what `collapse` reads; what is nothing known is
+	 * read as folded text, whose reader says which lines it could not use */
+	const struct reader *reader = reader__find("folded");
+	if (!o->perl_mode) {
+		reader = reader__guess_or(inputs[0], reader);
+		if (!reader)
+			return NULL;
+	}
+	struct folded_read_result folded_result = { 0 };
+	struct folded_read_options folded = {
+		.perl_line_rule = true,
+		.keep_order = o->svg.flamechart,
+		.reverse = o->reverse,
+		.result = &folded_result,
+	};
+	bool is_folded = strcmp(reader->name, "folded") == 0;
+	struct read_context ctx = { .perl_mode = o->perl_mode };
+	struct profile *profile;
+	if (is_folded) {
+		ctx.options = &folded;
+		profile = profile__new(2, PROFILE_DECIMAL);
+	} else {
+		if (o->reverse || o->svg.flamechart) {
+			error("--reverse and --flamechart need folded input; collapse it first: "
+			      "flamekit collapse %s FILE > out.folded", reader->name);
+			return NULL;
+		}
+		profile = profile__new(1, PROFILE_INTEGER);
+	}
+	if (reader->read(&ctx, inputs, n, profile) < 0) {
+		profile__free(profile);
+		read_context__release(&ctx);
+		return NULL;
+	}
+	read_context__summary(&ctx);
+	*ignored = ctx.bad_lines;
+	*differential = folded_result.differential_lines > 0;
+	read_context__release(&ctx);
+	return profile;
+}
+
+static int flamegraph_run(struct flamegraph_options *o)
+{
+	int status = EXIT_BAD_INPUT;
+	size_t n = 0;
+	struct input **inputs = calloc((size_t)(o->file_count ? o->file_count : 1), sizeof(*inputs));
+	struct profile *profile = NULL;
+	struct progress *progress = NULL;
+	struct output *out = NULL;
+	if (!inputs)
+		return error("out of memory"), 1;
+
+	if (o->name_attributes_path) {
+		o->svg.name_attributes = svg_name_attributes__read(o->name_attributes_path);
+		if (!o->svg.name_attributes)
+			goto cleanup;
+	}
+	if (o->use_palette_map) {
+		o->svg.palette_map = palette_map__read(o->palette_map_path);
+		if (!o->svg.palette_map)
+			goto cleanup;
+	}
+	if (o->svg.color_source.variation == SVG_COLOR_RANDOM) {
+		unsigned long seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
+		o->svg.color_source.random_state[0] = (unsigned short)seed;
+		o->svg.color_source.random_state[1] = (unsigned short)(seed >> 16);
+		o->svg.color_source.random_state[2] = (unsigned short)(seed >> 32);
+	}
+	if (o->file_count == 0) {
+		if (input__open(&inputs[n], "-") < 0)
+			goto cleanup;
+		n++;
+	}
+	for (int i = 0; i < o->file_count; i++) {
+		if (input__open(&inputs[n], o->files[i]) < 0)
+			goto cleanup;
+		n++;
+	}
+	if (!o->perl_mode) {
+		uint64_t total = 0;
+		for (size_t i = 0; i < n; i++)
+			total += input__file_size(inputs[i]);
+		progress = progress__new("reading", total);
+		for (size_t i = 0; i < n; i++)
+			input__set_progress(inputs[i], progress);
+	}
+	uint64_t ignored = 0;
+	bool differential = false;
+	profile = read_profile(o, inputs, n, &ignored, &differential);
+	progress__finish(progress);
+	progress = NULL;
+	if (!profile)
+		goto cleanup;
+	o->svg.differential = differential;
+	if (strcmp(o->svg.colors, "diff-cb") == 0 && !differential)
+		o->svg.colors = "hot";  /* nothing to tell apart: the default palette */
+
+	if (output__open(&out, o->output) < 0)
+		goto cleanup;
+	struct svg_result result;
+	int written = svg_writer__write_graph(profile, output__stream(out), &o->svg, &result);
+	if (written < 0) {
+		output__abort(out);
+		goto cleanup;
+	}
+	char total_text[64];
+	perl_number(total_text, sizeof(total_text), result.total);
+	if (o->perl_mode) {
+		/* flamegraph.pl's warnings, in its words and order */
+		if (strcmp(o->svg.count_name, "samples") == 0 && result.total < 100)
+			fprintf(stderr, "Stack count is low (%s). Did something go wrong?\n", total_text);
+		if (ignored)
+			fprintf(stderr, "Ignored %llu lines with invalid format\n",
+				(unsigned long long)ignored);
+		if (written == 1)
+			fprintf(stderr, "ERROR: No stack counts found\n");
+		if (result.total_ignored) {
+			char given[64];
+			perl_number(given, sizeof(given), o->svg.total);
+			fprintf(stderr, "Specified --total %s is less than actual total %s, so ignored\n",
+				given, total_text);
+		}
+	} else if (written == 1) {
+		error("no stack counts in the input: wrote the \"no valid input\" SVG");
+	} else if (result.total_ignored) {
+		warning("--total %g is less than the input's total %s: using the input's", o->svg.total,
+			total_text);
+	}
+	if (output__commit(out) < 0) {
+		out = NULL;
+		status = 1;
+		goto cleanup;
+	}
+	out = NULL;
+	status = written == 1 ? EXIT_BAD_INPUT : 0;
+	if (o->svg.palette_map && palette_map__write(o->svg.palette_map, o->palette_map_path) < 0)
+		status = 1;
+cleanup:
+	for (size_t i = 0; i < n; i++)
+		input__close(inputs[i]);
+	free(inputs);
+	progress__finish(progress);
+	profile__free(profile);
+	palette_map__free(o->svg.palette_map);
+	svg_name_attributes__free((struct svg_name_attributes *)o->svg.name_attributes);
+	return status;
+}
+
+static int flamegraph_main(int argc, char **argv, bool perl_mode)
+{
+	struct flamegraph_options o = { .perl_mode = perl_mode, .palette_map_path = "palette.map" };
+	svg_options__init(&o.svg);
+	optind = 0;
+	opterr = 1;
+	int opt;
+	/* Perl's Getopt::Long takes -title as well as --title, abbreviations, and
+	 * options after file names: getopt_long_only with permutation does all. */
+	const char *shorts = perl_mode ? "" : "ho:";
+	while ((opt = getopt_long_only(argc, argv, shorts, long_options, NULL)) != -1) {
+		if (opt == OPT_HELP || opt == 'h') {
+			flamegraph_usage(stdout, perl_mode);
+			return 0;
+		}
+		if (opt == 'o')
+			opt = OPT_OUTPUT;
+		if (opt == '?' || (opt == OPT_OUTPUT && perl_mode) || parse_option(&o, opt, optarg) < 0) {
+			if (perl_mode)
+				flamegraph_usage(stderr, true);
+			else
+				fprintf(stderr, "flamekit: see `flamekit flamegraph --help`\n");
+			return EXIT_BAD_INPUT;
+		}
+	}
+	o.files = argv + optind;
+	o.file_count = argc - optind;
+	return flamegraph_run(&o);
+}
+
+int cmd_flamegraph(int argc, char **argv)
+{
+	return flamegraph_main(argc, argv, false);
+}
+
+int cmd_flamegraph_personality(int argc, char **argv)
+{
+	return flamegraph_main(argc, argv, true);
+}

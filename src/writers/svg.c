@@ -1,0 +1,738 @@
+#include "svg.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "../lib/buf.h"
+#include "../lib/error.h"
+#include "../lib/utf8.h"
+#include "../lib/xalloc.h"
+#include "svg_assets.h"  /* generated: svg_script_js[], svg_style_css[] */
+
+#define XPAD 10          /* left and right padding, px */
+#define FRAME_PAD 1      /* vertical gap between frames, px */
+#define ROOT_FRAME UINT32_MAX
+
+void svg_options__init(struct svg_options *o)
+{
+	*o = (struct svg_options){
+		.width = 1200,
+		.frame_height = 16,
+		.minwidth = 0.1,
+		.font_type = "Verdana",
+		.font_size = 12,
+		.font_width = 0.59,
+		.count_name = "samples",
+		.name_type = "Function:",
+		.colors = "hot",
+		.factor = 1,
+		.error_text = "ERROR: No valid input provided to flamegraph.pl.",
+	};
+}
+
+/* --- numbers as Perl prints them -------------------------------------------- */
+
+/* Perl's "$x" for a number: integers exactly, others with %.15g. */
+static void put_number(FILE *out, double x)
+{
+	if (x == (double)(int64_t)x && fabs(x) < 1e15)
+		fprintf(out, "%lld", (long long)x);
+	else
+		fprintf(out, "%.15g", x);
+}
+
+/* The value of "$x" read back as a number: what a Perl hash key keeps. */
+static double perl_key_number(double x)
+{
+	if (x == floor(x) && fabs(x) < 1e15)
+		return x;
+	char text[40];
+	snprintf(text, sizeof(text), "%.15g", x);
+	return strtod(text, NULL);
+}
+
+/* sprintf("%.0f") with commas every three digits. */
+static void format_count(char *out, size_t size, double x)
+{
+	char digits[64];
+	snprintf(digits, sizeof(digits), "%.0f", x);
+	const char *d = digits;
+	size_t n = 0;
+	if (*d == '-' || *d == '+')
+		out[n++] = *d++;
+	size_t len = strlen(d);
+	for (size_t i = 0; i < len && n + 2 < size; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			out[n++] = ',';
+		out[n++] = d[i];
+	}
+	out[n] = '\0';
+}
+
+/* --- escaping ----------------------------------------------------------------- */
+
+/*
+ * Writes text as XML character data: & < > escaped, and what XML cannot
+ * hold at all (control characters, bytes that are not UTF-8) as U+FFFD, so
+ * no name can end an element, open one, or make the file unreadable.
+ */
+static void put_escaped(FILE *out, const char *s, size_t len)
+{
+	size_t plain = 0;
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+		const char *replacement = NULL;
+		size_t n = 1;
+		if (c >= 0x80) {
+			uint32_t cp;
+			n = utf8__decode(s + i, len - i, &cp);
+			if (n == 1 || cp == 0xFFFE || cp == 0xFFFF)
+				replacement = "\xEF\xBF\xBD";
+		} else if (c == '&') {
+			replacement = "&amp;";
+		} else if (c == '<') {
+			replacement = "&lt;";
+		} else if (c == '>') {
+			replacement = "&gt;";
+		} else if (c < 0x20 && c != '\t') {
+			replacement = "\xEF\xBF\xBD";
+		}
+		if (replacement) {
+			fwrite(s + plain, 1, i - plain, out);
+			fputs(replacement, out);
+			plain = i + n;
+		}
+		i += n;
+	}
+	fwrite(s + plain, 1, len - plain, out);
+}
+
+static void put_escaped_string(FILE *out, const char *s)
+{
+	put_escaped(out, s, strlen(s));
+}
+
+/* An attribute value: as character data, and " too. */
+static void put_attribute(FILE *out, const char *s)
+{
+	for (const char *q; (q = strchr(s, '"')); s = q + 1) {
+		put_escaped(out, s, (size_t)(q - s));
+		fputs("&quot;", out);
+	}
+	put_escaped_string(out, s);
+}
+
+/* A comment's text: "--" may not appear in one. */
+static void put_comment_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		fputc(*s, out);
+		if (*s == '-' && (s[1] == '-' || s[1] == '\0'))
+			fputc(' ', out);
+	}
+}
+
+/* A JSON string, safe inside CDATA ("]]>" cannot appear: '>' is escaped). */
+static void put_json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/* --- name attributes (--nameattr) --------------------------------------------- */
+
+struct name_attribute {
+	char *key;
+	char *value;
+};
+
+struct named_attributes {
+	char *name;
+	struct name_attribute *attributes;
+	size_t count;
+};
+
+struct svg_name_attributes {
+	struct named_attributes *names;  /* sorted by name */
+	size_t count;
+};
+
+static int compare_named(const void *a, const void *b)
+{
+	return strcmp(((const struct named_attributes *)a)->name,
+		      ((const struct named_attributes *)b)->name);
+}
+
+struct svg_name_attributes *svg_name_attributes__read(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		error("cannot read --nameattr file %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct svg_name_attributes *a = fk_calloc(1, sizeof(*a));
+	size_t cap = 0;
+	char *line = NULL;
+	size_t line_cap = 0;
+	ssize_t n;
+	unsigned long number = 0;
+	while ((n = getline(&line, &line_cap, f)) >= 0) {
+		number++;
+		if (n > 0 && line[n - 1] == '\n')
+			line[--n] = '\0';
+		char *tab = strchr(line, '\t');
+		if (!tab) {
+			error("%s:%lu: expected \"NAME<TAB>attribute=value...\"", path, number);
+			svg_name_attributes__free(a);
+			a = NULL;
+			break;
+		}
+		*tab = '\0';
+		a->names = fk_grow(a->names, &cap, a->count + 1, sizeof(*a->names));
+		struct named_attributes *na = &a->names[a->count++];
+		*na = (struct named_attributes){ .name = fk_strdup(line) };
+		size_t attr_cap = 0;
+		for (char *field = tab + 1, *next; field; field = next) {
+			next = strchr(field, '\t');
+			if (next)
+				*next++ = '\0';
+			char *eq = strchr(field, '=');
+			na->attributes = fk_grow(na->attributes, &attr_cap, na->count + 1,
+						 sizeof(*na->attributes));
+			na->attributes[na->count++] = (struct name_attribute){
+				.key = eq ? fk_memdup(field, (size_t)(eq - field)) : fk_strdup(field),
+				.value = fk_strdup(eq ? eq + 1 : ""),
+			};
+		}
+	}
+	free(line);
+	fclose(f);
+	if (a)
+		qsort(a->names, a->count, sizeof(*a->names), compare_named);
+	return a;
+}
+
+void svg_name_attributes__free(struct svg_name_attributes *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->count; i++) {
+		for (size_t k = 0; k < a->names[i].count; k++) {
+			free(a->names[i].attributes[k].key);
+			free(a->names[i].attributes[k].value);
+		}
+		free(a->names[i].attributes);
+		free(a->names[i].name);
+	}
+	free(a->names);
+	free(a);
+}
+
+static const struct named_attributes *find_name_attributes(const struct svg_name_attributes *a,
+							   const char *name, size_t len)
+{
+	if (!a || memchr(name, '\0', len))
+		return NULL;
+	char *key = fk_memdup(name, len);
+	struct named_attributes probe = { .name = key };
+	const struct named_attributes *found =
+		bsearch(&probe, a->names, a->count, sizeof(*a->names), compare_named);
+	free(key);
+	return found;
+}
+
+static const char *attribute(const struct named_attributes *na, const char *key)
+{
+	const char *value = NULL;
+	for (size_t i = 0; na && i < na->count; i++)
+		if (strcmp(na->attributes[i].key, key) == 0)
+			value = na->attributes[i].value;  /* the last one wins, as in a Perl hash */
+	return value;
+}
+
+/* --- layout --------------------------------------------------------------------- */
+
+/* One rectangle: a run of the same frame at one depth across adjacent stacks. */
+struct node {
+	frame_id frame;     /* ROOT_FRAME for the root */
+	uint32_t depth;
+	double start, end;  /* in counts from the left edge */
+	double delta;       /* differential: after - before of stacks ending here */
+};
+
+struct open_frame {
+	frame_id frame;
+	size_t node;
+};
+
+struct layout {
+	struct node *nodes;     /* in the order the frames opened: parents first */
+	size_t count, cap;
+	struct open_frame *open;
+	size_t open_count, open_cap;
+	double time;
+	double max_delta;
+};
+
+static void close_frames(struct layout *l, size_t keep)
+{
+	double end = perl_key_number(l->time);
+	while (l->open_count > keep)
+		l->nodes[l->open[--l->open_count].node].end = end;
+}
+
+/* flamegraph.pl's flow(): merge one stack (root frame added) into the layout. */
+static void add_stack(struct layout *l, const frame_id *frames, uint32_t depth, double value,
+		      double delta)
+{
+	size_t total = (size_t)depth + 1, same = 0;
+	if (l->open_count > 0)
+		same = 1;  /* the root */
+	while (same < l->open_count && same < total && l->open[same].frame == frames[same - 1])
+		same++;
+	close_frames(l, same);
+	for (size_t i = same; i < total; i++) {
+		l->nodes = fk_grow(l->nodes, &l->cap, l->count + 1, sizeof(*l->nodes));
+		l->nodes[l->count] = (struct node){
+			.frame = i == 0 ? ROOT_FRAME : frames[i - 1],
+			.depth = (uint32_t)i,
+			.start = l->time,
+			.delta = i == total - 1 ? delta : 0,
+		};
+		l->open = fk_grow(l->open, &l->open_cap, l->open_count + 1, sizeof(*l->open));
+		l->open[l->open_count++] = (struct open_frame){ l->nodes[l->count].frame, l->count };
+		l->count++;
+	}
+	l->time += value;
+}
+
+static double value_of(const struct profile *p, const union profile_value *v, unsigned column)
+{
+	return profile__value_type(p) == PROFILE_INTEGER ? (double)v[column].integer
+							  : v[column].decimal;
+}
+
+/* With --colors chain, flamegraph.pl marks waker stacks (after a "--" frame)
+ * with _[w] and ends every other stack with a "--" frame; so does this copy. */
+static struct profile *chain_profile(const struct profile *p)
+{
+	struct profile *chain = profile__new(profile__columns(p), profile__value_type(p));
+	frame_id dash = profile__intern(chain, "--", 2);
+	frame_id *frames = NULL;
+	size_t cap = 0;
+	struct buf name = BUF_INIT;
+	for (size_t i = 0; i < profile__size(p); i++) {
+		struct profile_stack s;
+		profile__stack(p, i, &s);
+		frames = fk_grow(frames, &cap, (size_t)s.depth + 2, sizeof(*frames));
+		uint32_t depth = 0;
+		bool waker = false, any_separator = false;
+		size_t last_separator = SIZE_MAX;
+		for (uint32_t k = 0; k < s.depth; k++) {
+			size_t len;
+			const char *n = profile__frame_name(p, s.frames[k], &len);
+			bool is_dash = len == 2 && memcmp(n, "--", 2) == 0;
+			/* a ";--;" in the folded line, found left to right without overlap */
+			if (is_dash && k > 0 && k + 1 < s.depth &&
+			    (last_separator == SIZE_MAX || k > last_separator + 1)) {
+				last_separator = k;
+				waker = any_separator = true;
+				frames[depth++] = dash;
+				continue;
+			}
+			if (waker) {
+				buf__reset(&name);
+				buf__append(&name, n, len);
+				buf__append(&name, "_[w]", 4);
+				frames[depth++] = profile__intern(chain, name.data, name.len);
+			} else {
+				frames[depth++] = profile__intern(chain, n, len);
+			}
+		}
+		if (!any_separator) {
+			if (s.depth == 0)
+				frames[depth++] = profile__intern(chain, "", 0);
+			frames[depth++] = dash;
+		}
+		profile__add(chain, frames, depth, s.slice, s.values);
+	}
+	buf__free(&name);
+	free(frames);
+	return chain;
+}
+
+static void layout_profile(struct layout *l, const struct profile *p, const struct svg_options *o)
+{
+	size_t size = profile__size(p), *order;
+	if (o->flamechart) {
+		order = fk_malloc((size + 1) * sizeof(*order));
+		for (size_t i = 0; i < size; i++)
+			order[i] = i;
+	} else {
+		order = profile__sorted(p);
+	}
+	unsigned value_column = profile__columns(p) - 1;
+	l->max_delta = 1;
+	for (size_t i = 0; i < size; i++) {
+		struct profile_stack s;
+		profile__stack(p, order[i], &s);
+		double delta = 0;
+		if (o->differential) {
+			delta = value_of(p, s.values, 1) - value_of(p, s.values, 0);
+			if (fabs(delta) > l->max_delta)
+				l->max_delta = fabs(delta);
+		}
+		add_stack(l, s.frames, s.depth, value_of(p, s.values, value_column), delta);
+	}
+	close_frames(l, 0);
+	free(order);
+}
+
+/* --- drawing ---------------------------------------------------------------------- */
+
+struct geometry {
+	double ypad1, ypad2, ypad3;
+	double image_height;
+	double time_max;
+	double width_per_time;
+	double min_time;
+	uint32_t depth_max;
+};
+
+/* Names end in an annotation flamegraph.pl hides: _[k] _[w] _[i] _[j]. */
+static size_t without_annotation(const char *name, size_t len)
+{
+	if (len >= 4 && name[len - 4] == '_' && name[len - 3] == '[' && name[len - 1] == ']' &&
+	    strchr("kwij", name[len - 2]) && name[len - 2])
+		return len - 4;
+	return len;
+}
+
+static void put_header(FILE *out, const struct svg_options *o, double height)
+{
+	fputs("<?xml version=\"1.0\"", out);
+	if (o->encoding) {
+		fputs(" encoding=\"", out);
+		put_attribute(out, o->encoding);
+		fputc('"', out);
+	}
+	fprintf(out, " standalone=\"no\"?>\n"
+		"<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+		"\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
+		"<svg version=\"1.1\" width=\"%u\" height=\"", o->width);
+	put_number(out, height);
+	fprintf(out, "\" onload=\"init(evt)\" viewBox=\"0 0 %u ", o->width);
+	put_number(out, height);
+	fputs("\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
+	      "<!-- Flame graph stack visualization, made by flamekit. -->\n<!-- NOTES: ", out);
+	put_comment_text(out, o->notes ? o->notes : "");
+	fputs(" -->\n", out);
+}
+
+/* <text id="ID" x="X" y="Y">TEXT</text>, x with two decimals as in Perl. */
+static void put_text(FILE *out, const char *id, double x, double y, const char *text,
+		     const char *extra)
+{
+	fputs("<text", out);
+	if (id)
+		fprintf(out, " id=\"%s\"", id);
+	fprintf(out, " x=\"%.2f\" y=\"", x);
+	put_number(out, y);
+	fputc('"', out);
+	if (extra)
+		fprintf(out, " %s", extra);
+	fputc('>', out);
+	put_escaped_string(out, text);
+	fputs("</text>\n", out);
+}
+
+static void write_error_svg(FILE *out, const struct svg_options *o)
+{
+	put_header(out, o, o->font_size * 5);
+	put_text(out, NULL, (double)(o->width / 2), o->font_size * 2, o->error_text, NULL);
+	fputs("</svg>\n", out);
+}
+
+static void put_preamble(FILE *out, const struct svg_options *o, const struct geometry *g,
+			 const char *bg_start, const char *bg_stop)
+{
+	fprintf(out, "<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\" >\n"
+		"\t\t<stop stop-color=\"");
+	put_attribute(out, bg_start);
+	fputs("\" offset=\"5%\" />\n\t\t<stop stop-color=\"", out);
+	put_attribute(out, bg_stop);
+	fputs("\" offset=\"95%\" />\n\t</linearGradient>\n</defs>\n"
+	      "<style type=\"text/css\">\n\ttext { font-family:", out);
+	put_escaped_string(out, o->font_type);
+	fputs("; font-size:", out);
+	put_number(out, o->font_size);
+	fputs("px; fill:rgb(0,0,0); }\n\t#title { text-anchor:middle; font-size:", out);
+	put_number(out, o->font_size + 5);
+	fputs("px; }\n\t#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n", out);
+	fputs(svg_style_css, out);
+	fputs("</style>\n<script type=\"text/ecmascript\"><![CDATA[\nvar flamekit_config = {\"nametype\":", out);
+	put_json_string(out, o->name_type);
+	fputs(",\"countname\":", out);
+	put_json_string(out, o->count_name);
+	fputs(",\"fontsize\":", out);
+	put_number(out, o->font_size);
+	fputs(",\"fontwidth\":", out);
+	put_number(out, o->font_width);
+	fprintf(out, ",\"xpad\":%d,\"frameheight\":%u,\"inverted\":%s,\"width\":%u,"
+		"\"searchcolor\":\"rgb(230,0,230)\"};\n",
+		XPAD, o->frame_height, o->inverted ? "true" : "false", o->width);
+	fputs(svg_script_js, out);
+	fputs("]]></script>\n", out);
+
+	fprintf(out, "<rect x=\"0.0\" y=\"0\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#background)\"/>\n",
+		(double)o->width, g->image_height);
+	const char *title = o->title;
+	if (!title)
+		title = o->flamechart ? "Flame Chart" : o->inverted ? "Icicle Graph" : "Flame Graph";
+	double middle = (double)(o->width / 2);
+	put_text(out, "title", middle, o->font_size * 2, title, NULL);
+	if (o->subtitle && *o->subtitle)
+		put_text(out, "subtitle", middle, o->font_size * 4, o->subtitle, NULL);
+	double bottom_line = g->image_height - g->ypad2 / 2;
+	put_text(out, "details", XPAD, bottom_line, " ", NULL);
+	put_text(out, "unzoom", XPAD, o->font_size * 2, "Reset Zoom", "class=\"hide\"");
+	put_text(out, "search", o->width - XPAD - 100.0, o->font_size * 2, "Search", NULL);
+	put_text(out, "ignorecase", o->width - XPAD - 16.0, o->font_size * 2, "ic", NULL);
+	put_text(out, "matched", o->width - XPAD - 100.0, bottom_line, " ", NULL);
+}
+
+/* The start of a frame's group: <g>, or what --nameattr asks for. */
+static void put_group_start(FILE *out, const struct named_attributes *na, const char *href)
+{
+	const char *id = attribute(na, "id"), *class = attribute(na, "class");
+	const char *g_extra = attribute(na, "g_extra");
+	if (href) {
+		const char *target = attribute(na, "target"), *a_extra = attribute(na, "a_extra");
+		fprintf(out, "<a xlink:href=\"%s\" target=\"%s\"", href, target && *target ? target : "_top");
+		if (a_extra && *a_extra)
+			fprintf(out, " %s", a_extra);
+	} else {
+		fputs("<g", out);
+	}
+	if (id)
+		fprintf(out, " id=\"%s\"", id);
+	if (class)
+		fprintf(out, " class=\"%s\"", class);
+	if (g_extra && *g_extra)
+		fprintf(out, " %s", g_extra);
+	fputc('>', out);
+}
+
+struct frame_colors {
+	char (*colors)[SVG_COLOR_SIZE];  /* per frame id, "" until computed */
+	char root[SVG_COLOR_SIZE];
+};
+
+static const char *frame_color(const struct profile *p, const struct svg_options *o,
+			       struct svg_color_source *source, struct frame_colors *cache,
+			       const struct node *n, double max_delta)
+{
+	static const char dark_grey[] = "rgb(160,160,160)", grey[] = "rgb(200,200,200)";
+	size_t len = 0;
+	const char *name = n->frame == ROOT_FRAME ? "" : profile__frame_name(p, n->frame, &len);
+	if (len == 2 && memcmp(name, "--", 2) == 0)
+		return dark_grey;
+	if (len == 1 && name[0] == '-')
+		return grey;
+	if (o->differential) {
+		svg_color__difference(n->delta, max_delta, o->negate,
+				      strcmp(o->colors, "diff-cb") == 0, cache->root);
+		return cache->root;
+	}
+	if (o->palette_map)
+		return palette_map__color(o->palette_map, o->colors, source, name, len);
+	if (source->variation == SVG_COLOR_RANDOM) {
+		svg_color__frame(o->colors, source, name, len, cache->root);
+		return cache->root;
+	}
+	char *slot = n->frame == ROOT_FRAME ? cache->root : cache->colors[n->frame];
+	if (!slot[0] || n->frame == ROOT_FRAME)
+		svg_color__frame(o->colors, source, name, len, slot);
+	return slot;
+}
+
+static void draw_frames(FILE *out, const struct profile *p, const struct svg_options *o,
+			const struct layout *l, const struct geometry *g, struct svg_result *result)
+{
+	struct svg_color_source source = o->color_source;
+	struct frame_colors cache = {
+		.colors = fk_calloc(profile__frame_count(p) + 1, SVG_COLOR_SIZE),
+	};
+	const double char_width = o->font_size * o->font_width;
+	const double total_shown = g->time_max * o->factor;
+	struct buf info = BUF_INIT;
+
+	fputs("<g id=\"frames\">\n", out);
+	for (size_t i = 0; i < l->count; i++) {
+		const struct node *n = &l->nodes[i];
+		if (n->end - n->start < g->min_time)
+			continue;
+		result->frames++;
+		bool root = n->frame == ROOT_FRAME;
+		double end = root ? g->time_max : n->end;
+		double x1 = XPAD + n->start * g->width_per_time;
+		double x2 = XPAD + end * g->width_per_time;
+		double y1, y2;
+		if (!o->inverted) {
+			y1 = g->image_height - g->ypad2 - (n->depth + 1.0) * o->frame_height + FRAME_PAD;
+			y2 = g->image_height - g->ypad2 - (double)n->depth * o->frame_height;
+		} else {
+			y1 = g->ypad1 + (double)n->depth * o->frame_height;
+			y2 = g->ypad1 + (n->depth + 1.0) * o->frame_height - FRAME_PAD;
+		}
+		size_t len = 0;
+		const char *name = root ? "" : profile__frame_name(p, n->frame, &len);
+		size_t shown_len = without_annotation(name, len);
+
+		char samples_text[64];
+		double samples = (end - n->start) * o->factor;
+		char rounded[48];
+		snprintf(rounded, sizeof(rounded), "%.0f", samples);
+		format_count(samples_text, sizeof(samples_text), samples);
+
+		const struct named_attributes *na =
+			root ? NULL : find_name_attributes(o->name_attributes, name, len);
+		const char *href = attribute(na, "href");
+		put_group_start(out, na, href && *href ? href : NULL);
+		fputs("<title>", out);
+		const char *title = attribute(na, "title");
+		if (title && *title) {
+			fputs(title, out);
+		} else if (root) {
+			fprintf(out, "all (%s ", samples_text);
+			put_escaped_string(out, o->count_name);
+			fputs(", 100%)", out);
+		} else {
+			put_escaped(out, name, shown_len);
+			fprintf(out, " (%s ", samples_text);
+			put_escaped_string(out, o->count_name);
+			fprintf(out, ", %.2f%%", 100 * strtod(rounded, NULL) / total_shown);
+			if (o->differential) {
+				double d = o->negate ? -n->delta : n->delta;
+				if (d == 0)
+					d = 0;  /* Perl's -0 is 0: no "-0.00%" */
+				fprintf(out, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / total_shown);
+			}
+			fputc(')', out);
+		}
+		fputs("</title>", out);
+
+		/* widths as Perl gets them: from the two rounded edges */
+		char x1_text[32], x2_text[32];
+		snprintf(x1_text, sizeof(x1_text), "%.1f", x1);
+		snprintf(x2_text, sizeof(x2_text), "%.1f", x2);
+		fprintf(out, "<rect x=\"%s\" y=\"", x1_text);
+		put_number(out, y1);
+		fprintf(out, "\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" rx=\"2\" ry=\"2\"/>",
+			strtod(x2_text, NULL) - strtod(x1_text, NULL), y2 - y1,
+			frame_color(p, o, &source, &cache, n, l->max_delta));
+
+		fprintf(out, "<text x=\"%.2f\" y=\"", x1 + 3);
+		put_number(out, 3 + (y1 + y2) / 2);
+		fputs("\">", out);
+		double fit = (x2 - x1) / char_width;
+		if (fit >= 3) {
+			size_t chars = fit < 1e9 ? (size_t)fit : (size_t)1e9;
+			size_t cut = utf8__offset(name, shown_len, chars);
+			if (cut < shown_len) {
+				size_t keep = utf8__offset(name, shown_len, chars - 2);
+				put_escaped(out, name, keep);
+				fputs("..", out);
+			} else {
+				put_escaped(out, name, shown_len);
+			}
+		}
+		fputs(href && *href ? "</text></a>\n" : "</text></g>\n", out);
+	}
+	fputs("</g>\n", out);
+	buf__free(&info);
+	free(cache.colors);
+}
+
+int svg_writer__write_graph(const struct profile *profile, FILE *out,
+			    const struct svg_options *o, struct svg_result *result)
+{
+	*result = (struct svg_result){ 0 };
+	const char *bg_start, *bg_stop;
+	if (!svg_color__background(o->bgcolors, o->colors, &bg_start, &bg_stop))
+		return error("unknown --bgcolors '%s': use yellow, blue, green, grey or #rrggbb",
+			     o->bgcolors);
+	if (o->width <= 2 * XPAD)
+		return error("--width %u leaves no room for frames: use more than %d", o->width,
+			     2 * XPAD);
+
+	struct profile *chain = NULL;
+	if (strcmp(o->colors, "chain") == 0 && !o->differential)
+		profile = chain = chain_profile(profile);
+
+	struct layout l = { 0 };
+	layout_profile(&l, profile, o);
+	result->total = l.time;
+
+	int status = 0;
+	if (l.time == 0) {
+		write_error_svg(out, o);
+		status = 1;
+		goto done;
+	}
+
+	struct geometry g = {
+		.ypad1 = o->font_size * 3,
+		.ypad2 = o->font_size * 2 + 10,
+		.ypad3 = o->font_size * 2,
+		.time_max = l.time,
+	};
+	if (o->total > 0 && o->total < l.time) {
+		result->total_ignored = o->total / l.time > 0.02;
+	} else if (o->total > 0) {
+		g.time_max = o->total;
+	}
+	g.width_per_time = (o->width - 2.0 * XPAD) / g.time_max;
+	g.min_time = o->minwidth_percent ? g.time_max * o->minwidth / 100
+					 : o->minwidth / g.width_per_time;
+	for (size_t i = 0; i < l.count; i++)
+		if (l.nodes[i].end - l.nodes[i].start >= g.min_time && l.nodes[i].depth > g.depth_max)
+			g.depth_max = l.nodes[i].depth;
+	g.image_height = (g.depth_max + 1.0) * o->frame_height + g.ypad1 + g.ypad2;
+	if (o->subtitle && *o->subtitle)
+		g.image_height += g.ypad3;
+
+	put_header(out, o, g.image_height);
+	put_preamble(out, o, &g, bg_start, bg_stop);
+	draw_frames(out, profile, o, &l, &g, result);
+	fputs("</svg>\n", out);
+done:
+	free(l.nodes);
+	free(l.open);
+	profile__free(chain);
+	return status;
+}
+
+int svg_writer__write(const struct profile *profile, FILE *out, const void *options)
+{
+	struct svg_options defaults;
+	if (!options) {
+		svg_options__init(&defaults);
+		options = &defaults;
+	}
+	struct svg_result result;
+	int status = svg_writer__write_graph(profile, out, options, &result);
+	return status < 0 ? -1 : 0;
+}

@@ -1,0 +1,83 @@
+/*
+ * The SVG flame graph writer: a profile in, one self-contained interactive
+ * SVG out (flamegraph.pl's layout, colours and elements; flamekit's own
+ * script, src/writers/svg_script.js, and styles, svg_style.css).
+ *
+ * Layout is flamegraph.pl's: stacks in folded-line order (or, for a flame
+ * chart, in the profile's insertion order: see folded_read_options), frames
+ * merged with the frame at the same depth of the stack before when all
+ * frames below are the same, widths in proportion to the counts, frames
+ * narrower than minwidth left out (their time stays in their parent), and
+ * the same numbers printed with the same digits.
+ *
+ * Values: a one-column profile draws its counts; a two-column one draws the
+ * second column (after) and, when `differential` is set, colours frames by
+ * after - before of the stacks that end in them (red grew, blue shrank).
+ */
+#ifndef FLAMEKIT_WRITERS_SVG_H
+#define FLAMEKIT_WRITERS_SVG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../profile/profile.h"
+#include "svg_colors.h"
+
+/* flamegraph.pl --nameattr: extra attributes per frame name (see svg.c). */
+struct svg_name_attributes;
+
+struct svg_options {
+	const char *title;          /* NULL: "Flame Graph", "Icicle Graph" or "Flame Chart" */
+	const char *subtitle;       /* NULL or "": none */
+	unsigned width;             /* image width, px */
+	unsigned frame_height;      /* px per frame */
+	double minwidth;            /* omit frames narrower than this ... */
+	bool minwidth_percent;      /* ... percent of the total instead of px */
+	const char *font_type;
+	double font_size;
+	double font_width;          /* average character width / font size */
+	const char *count_name;     /* "samples" */
+	const char *name_type;      /* "Function:" */
+	const char *colors;         /* palette, see svg_colors.h; "diff-cb" colour-blind differential */
+	const char *bgcolors;       /* NULL: the palette's */
+	struct svg_color_source color_source;
+	struct palette_map *palette_map;  /* --cp: colours from and into this map */
+	const struct svg_name_attributes *name_attributes;
+	bool inverted;              /* icicle graph: root at the top */
+	bool flamechart;            /* stacks in insertion order, not sorted */
+	bool negate;                /* differential: swap the hues */
+	bool differential;
+	const char *notes;          /* put in a comment */
+	double total;               /* 0, or the total to scale widths to */
+	double factor;              /* counts shown are multiplied by this */
+	const char *encoding;       /* XML declaration's encoding, NULL none */
+	const char *error_text;     /* the empty graph's message */
+};
+
+/* The defaults of flamegraph.pl. */
+void svg_options__init(struct svg_options *o);
+
+/* What a write found, for the command's messages. */
+struct svg_result {
+	double total;               /* the sum of the counts drawn */
+	bool total_ignored;         /* options.total was below it, so not used */
+	uint64_t frames;            /* frames drawn */
+};
+
+/*
+ * Writes the SVG. Returns 0; 1 when the profile had no counts (the small
+ * "ERROR: No valid input provided" SVG was written, as flamegraph.pl does);
+ * -1 on a bad option (after an error message; nothing written).
+ */
+int svg_writer__write_graph(const struct profile *profile, FILE *out,
+			    const struct svg_options *options, struct svg_result *result);
+
+/* The writers[] entry: options NULL means the defaults. */
+int svg_writer__write(const struct profile *profile, FILE *out, const void *options);
+
+/* --nameattr FILE: "name<TAB>attr=value<TAB>..." lines. NULL after a message. */
+struct svg_name_attributes *svg_name_attributes__read(const char *path);
+void svg_name_attributes__free(struct svg_name_attributes *a);
+
+#endif

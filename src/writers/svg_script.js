@@ -1,0 +1,3 @@
+// flamekit's flame graph script: placeholder until the interactive one lands.
+function init(evt) {
+}

@@ -1,0 +1,10 @@
+# every option error names the option and exits 2; nothing on stdout
+flamekit flamegraph --width abc "$DATA/small.folded"; echo "exit $?"
+flamekit flamegraph --width 10 "$DATA/small.folded"; echo "exit $?"
+flamekit flamegraph --height 0 "$DATA/small.folded"; echo "exit $?"
+flamekit flamegraph --fontsize 1e400 "$DATA/small.folded"; echo "exit $?"
+flamekit flamegraph --minwidth 5px "$DATA/small.folded"; echo "exit $?"
+flamekit flamegraph --total -5 "$DATA/small.folded"; echo "exit $?"
+flamekit flamegraph --bgcolors pink "$DATA/small.folded"; echo "exit $?"
+flamekit flamegraph --no-such-option "$DATA/small.folded"; echo "exit $?"
+flamekit flamegraph --nameattr missing.txt "$DATA/small.folded"; echo "exit $?"

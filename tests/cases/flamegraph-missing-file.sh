@@ -1,0 +1,2 @@
+flamekit flamegraph no-such.folded; echo "exit $?"
+flamegraph no-such.folded; echo "exit $?"
