@@ -24,53 +24,10 @@ export LC_ALL=C
 
 [[ -x $FLAMEKIT ]] || { echo "bench: build first (make)" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "bench: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
-# One event type throughout (the tools collapse only the first one seen):
-# the "cycles" captures of the FlameGraph corpus.
-sources=("$SHARED"/conformance/flamegraph-pl/example-perf-stacks.txt.gz
-	"$SHARED"/conformance/flamegraph-pl/test/perf-java-stacks-0[12].txt)
-[[ -f ${sources[0]} ]] || { echo "bench: no $SHARED/conformance (real captures to scale up)" >&2; exit 2; }
-
-# The input: real captures concatenated again and again, each copy with its
-# PIDs moved so that copies do not merge into one process.
-mkdir -p "$CACHE"
-input=$CACHE/perf-script-${MB}MB.txt
-if [[ ! -f $input ]]; then
-	echo "bench: building $input ..." >&2
-	{
-		for f in "${sources[@]}"; do
-			case $f in *.gz) gzip -dc "$f" ;; *) cat "$f" ;; esac
-			echo
-		done
-	} > "$CACHE/one-copy.txt"
-	copy_bytes=$(stat -c %s "$CACHE/one-copy.txt")
-	copies=$(( (MB * 1000000 + copy_bytes - 1) / copy_bytes ))
-	perl -e '
-		my ($copies, $file) = @ARGV;
-		open my $in, "<", $file or die; my @lines = <$in>; close $in;
-		for my $k (0 .. $copies - 1) {
-			for (@lines) {
-				my $l = $_;
-				$l =~ s/^(\S.+?\s+)(\d+)/$1 . ($2 + $k * 100000)/e if $l =~ /^\S/ && $l !~ /^#/;
-				print $l;
-			}
-		}' "$copies" "$CACHE/one-copy.txt" > "$input.tmp"
-	mv "$input.tmp" "$input"
-fi
+source "$TOP/bench/lib.sh"
+input=$(scaled_perf_script "$MB") || exit 2
 bytes=$(stat -c %s "$input")
 mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
-
-# run LABEL CMD...: REPS runs; prints "median_seconds peak_rss_kb"
-measure() {
-	local times=() rss=0
-	for ((i = 0; i < REPS; i++)); do
-		/usr/bin/time -f '%e %M' -o "$CACHE/time" "$@" > "$CACHE/out" 2> /dev/null
-		read -r t m < "$CACHE/time"
-		times+=("$t")
-		(( m > rss )) && rss=$m
-	done
-	local median; median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (REPS + 1) / 2 ))p")
-	echo "$median $rss"
-}
 
 if [[ ${BENCH_ONLY:-} != readers ]]; then
 echo "input: $input ($mb MB), options: ${*:-(none)}, $REPS runs each, median"
