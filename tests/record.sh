@@ -166,13 +166,43 @@ record_tests() {
 
 	# -f output goes through the folded reader unchanged; the report holds
 	# every sample counted
-	record_workload 2
+	record_workload 5
 	sleep 0.2
 	if record_run record/folded-reader -F 997 -f -p "$workload_pid" 1; then
 		if "$BUILD/flamekit" collapse folded "$out" | cmp -s - "$out"; then
 			pass record/folded-reader
 		else
 			fail record/folded-reader "collapse folded changed the output"
+		fi
+		# ... and the flamegraph writer: the personality draws every sample
+		local total drawn
+		total=$(awk '{ n += $NF } END { print n + 0 }' "$out")
+		drawn=$("$BUILD/flamegraph" "$out" 2> /dev/null | sed -n 's/.*<title>all (\([0-9,]*\) samples.*/\1/p' | tr -d ,)
+		if [[ $total -gt 0 && $drawn == "$total" ]]; then pass record/folded-flamegraph; else
+			fail record/folded-flamegraph "flamegraph drew $drawn of $total samples"; fi
+	fi
+	# -o x.svg: a well-formed SVG whose frames hold the workload's functions
+	if record_run record/svg -F 997 -p "$workload_pid" -o "$record_dir/x.svg" 1; then
+		if command -v python3 > /dev/null; then
+			local names
+			names=$(python3 -c 'import sys, xml.etree.ElementTree as ET
+titles = [t.text for t in ET.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}title")]
+print(" ".join(sorted({t.split(" (")[0] for t in titles if t.split(" (")[0] in ("seventy", "thirty", "main")})))' \
+				"$record_dir/x.svg" 2>&1)
+			if [[ $names == "main seventy thirty" ]]; then pass record/svg; else
+				fail record/svg "frames of the workload in x.svg: $names"; fi
+		else
+			skip record/svg "no python3 to parse the SVG (run ./setup.sh)"
+		fi
+	fi
+	# --outdir: a flame graph and the raw stacks, named by host, time and pid
+	if record_run record/outdir -F 997 -p "$workload_pid" --outdir "$record_dir/flames" 1; then
+		local made; made=$(cd "$record_dir/flames" && ls)
+		if [[ $made =~ ^[^.]+_[0-9]{8}_[0-9]{6}_UTC\.pid_$workload_pid\.folded\.gz$'\n'[^.]+_[0-9]{8}_[0-9]{6}_UTC\.pid_$workload_pid\.svg$ ]] &&
+			gzip -t "$record_dir/flames/"*.folded.gz && grep -q '<title>seventy (' "$record_dir/flames/"*.svg; then
+			pass record/outdir
+		else
+			fail record/outdir "made: $made"
 		fi
 	fi
 	if record_run record/report -F 997 -p "$workload_pid" -o "$record_dir/report.txt" 1; then

@@ -324,6 +324,14 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 	o->sampler.tids = o->tids;
 	if (o->user && parse_user(o) < 0)
 		return -1;
+	/* --outdir is where an operator's runs collect: made if missing, and
+	 * checked before sampling, not after */
+	if (o->outdir) {
+		if (mkdir(o->outdir, 0755) != 0 && errno != EEXIST)
+			return error("--outdir %s: cannot create it: %s", o->outdir, strerror(errno));
+		if (access(o->outdir, W_OK) != 0)
+			return error("--outdir %s: cannot write there: %s", o->outdir, strerror(errno));
+	}
 	return pick_output_kind(o);
 }
 
@@ -478,9 +486,6 @@ static int write_profile(const struct profile *p, enum output_kind kind, const c
 	const struct writer *w;
 	int status = 0;
 
-	if (kind == OUTPUT_SVG && !writer__find("svg"))
-		return error("-o %s: this build has no SVG writer yet: use .folded and "
-			     "flamegraph.pl", path);
 	if (output__open(&out, path) < 0)
 		return -1;
 	FILE *stream = output__stream(out);

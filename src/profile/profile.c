@@ -301,6 +301,9 @@ static void merge_sort(const struct profile *p, size_t *v, size_t *tmp, size_t n
 	size_t half = n / 2;
 	merge_sort(p, v, tmp, half);
 	merge_sort(p, v + half, tmp, n - half);
+	/* halves already in order (sorted input, the common case): done */
+	if (compare_folded(p, &p->entries[v[half]], &p->entries[v[half - 1]]) >= 0)
+		return;
 	size_t i = 0, j = half, k = 0;
 	while (i < half && j < n) {
 		if (compare_folded(p, &p->entries[v[j]], &p->entries[v[i]]) < 0)

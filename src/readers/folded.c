@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/buf.h"
 #include "../lib/xalloc.h"
 
 static bool is_perl_space(char c)
@@ -25,23 +26,21 @@ static bool is_perl_space(char c)
  */
 static bool perl_cut_value(const char *s, size_t *len, union profile_value *v)
 {
+	/* back over the count's characters only: a stack without a second
+	 * count fails at its last frame's end, not after scanning it all */
 	size_t n = *len, i = n;
-	while (i > 0 && !is_perl_space(s[i - 1]))
+	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') || s[i - 1] == '.'))
 		i--;
-	if (i == 0 || i == n)
+	if (i == 0 || i == n || !is_perl_space(s[i - 1]))
 		return false;
 	size_t digits = i;
 	while (digits < n && s[digits] >= '0' && s[digits] <= '9')
 		digits++;
 	if (digits == i)
 		return false;
-	if (digits < n) {
-		if (s[digits] != '.')
-			return false;
-		for (size_t k = digits + 1; k < n; k++)
-			if (s[k] < '0' || s[k] > '9')
-				return false;
-	}
+	for (size_t k = digits + 1; k < n; k++)
+		if (s[k] == '.')
+			return false;  /* a second decimal point */
 	char text[64];
 	size_t tn = n - i < sizeof(text) - 1 ? n - i : sizeof(text) - 1;
 	memcpy(text, s + i, tn);
@@ -115,13 +114,19 @@ int folded_reader__probe(const char *head, size_t len)
 }
 
 struct read_state {
-	frame_id *frames;
+	frame_id *frames;           /* the last stack's frames, in line order */
 	size_t frames_cap;
+	size_t *frame_ends;         /* where each of them ends in last_stack */
+	size_t frame_ends_cap;
+	struct buf last_stack;      /* the last line's stack text */
+	frame_id *reversed;         /* --reverse: frames leaf first */
+	size_t reversed_cap;
 	frame_id *previous;         /* keep_order: the last line's stack */
 	size_t previous_cap;
 	uint32_t previous_depth;
 	uint32_t slice;
 	bool have_previous;
+	uint32_t last_depth;
 };
 
 /* Perl's split(";", $stack): empty fields kept, trailing ones dropped. */
@@ -131,13 +136,58 @@ static void perl_trim_trailing(const char *stack, size_t *len)
 		(*len)--;
 }
 
-static void reverse_frames(frame_id *frames, uint32_t depth)
+/* The length of the common prefix of a and b, n bytes at most. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
 {
-	for (uint32_t i = 0, j = depth; i + 1 < j; i++, j--) {
-		frame_id t = frames[i];
-		frames[i] = frames[j - 1];
-		frames[j - 1] = t;
+	size_t i = 0;
+	while (i + 8 <= n) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+		i += 8;
 	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * Splits stack[0..len) on ';' into st->frames. Input is mostly sorted, so a
+ * line shares most frames with the one before: frames that end before the
+ * first differing byte keep their ids, and only the rest are interned.
+ */
+static uint32_t split_frames(struct read_state *st, struct profile *profile, const char *stack,
+			     size_t len, bool empty_is_no_frame)
+{
+	if (len == 0 && empty_is_no_frame) {
+		buf__reset(&st->last_stack);
+		st->last_depth = 0;
+		return 0;
+	}
+	size_t shared = common_prefix(stack, st->last_stack.data ? st->last_stack.data : "",
+				      len < st->last_stack.len ? len : st->last_stack.len);
+	uint32_t depth = 0;
+	while (depth < st->last_depth && st->frame_ends[depth] < shared)
+		depth++;
+	size_t start = depth ? st->frame_ends[depth - 1] + 1 : 0;
+	for (;;) {
+		const char *semicolon = memchr(stack + start, ';', len - start);
+		size_t end = semicolon ? (size_t)(semicolon - stack) : len;
+		st->frames = fk_grow(st->frames, &st->frames_cap, depth + 1, sizeof(frame_id));
+		st->frame_ends = fk_grow(st->frame_ends, &st->frame_ends_cap, depth + 1,
+					 sizeof(size_t));
+		st->frames[depth] = profile__intern(profile, stack + start, end - start);
+		st->frame_ends[depth++] = end;
+		if (!semicolon)
+			break;
+		start = end + 1;
+	}
+	buf__reset(&st->last_stack);
+	buf__append(&st->last_stack, stack, len);
+	st->last_depth = depth;
+	return depth;
 }
 
 /* keep_order: a new slice whenever the stack differs from the line before. */
@@ -197,19 +247,17 @@ static int read_one(struct read_context *ctx, struct input *in, struct profile *
 		}
 		if (o->perl_line_rule)
 			perl_trim_trailing(line, &stack_len);
-		uint32_t depth = 0;
-		size_t start = 0;
-		for (size_t i = 0; i <= stack_len && (stack_len > 0 || !o->perl_line_rule); i++) {
-			if (i < stack_len && line[i] != ';')
-				continue;
-			st->frames = fk_grow(st->frames, &st->frames_cap, depth + 1, sizeof(frame_id));
-			st->frames[depth++] = profile__intern(profile, line + start, i - start);
-			start = i + 1;
+		uint32_t depth = split_frames(st, profile, line, stack_len, o->perl_line_rule);
+		const frame_id *frames = st->frames;
+		if (o->reverse) {
+			st->reversed = fk_grow(st->reversed, &st->reversed_cap, depth + 1,
+					       sizeof(frame_id));
+			for (uint32_t k = 0; k < depth; k++)
+				st->reversed[k] = st->frames[depth - 1 - k];
+			frames = st->reversed;
 		}
-		if (o->reverse)
-			reverse_frames(st->frames, depth);
-		uint32_t slice = o->keep_order ? order_slice(st, st->frames, depth) : 0;
-		profile__add(profile, st->frames, depth, slice, values);
+		uint32_t slice = o->keep_order ? order_slice(st, frames, depth) : 0;
+		profile__add(profile, frames, depth, slice, values);
 	}
 	return r;
 }
@@ -222,6 +270,9 @@ int folded_reader__read(struct read_context *ctx, struct input *const *inputs, s
 	for (size_t i = 0; i < count && !err; i++)
 		err = read_one(ctx, inputs[i], profile, &st);
 	free(st.frames);
+	free(st.frame_ends);
+	free(st.reversed);
 	free(st.previous);
+	buf__free(&st.last_stack);
 	return err;
 }

@@ -35,13 +35,64 @@ void svg_options__init(struct svg_options *o)
 
 /* --- numbers as Perl prints them -------------------------------------------- */
 
+/* Formats x >= 0 as printf's "%.<decimals>f" would, without printf: x times
+ * 10^decimals rounded to the nearest integer, ties to even. The product is
+ * rounded once, monotonically, so it can only land on a tie the exact value
+ * was not on by hitting it exactly: those (and large or negative x) go to
+ * snprintf. Returns the length written to out (>= 32 bytes). */
+static size_t format_fixed_value(char *out, double x, int decimals, double *value)
+{
+	static const double scale[] = { 1, 10, 100 };
+	double v = x * scale[decimals];
+	double r = nearbyint(v);
+	if (!(x >= 0) || v >= 1e15 || fabs(v - r) == 0.5) {
+		size_t len = (size_t)snprintf(out, 32, "%.*f", decimals, x);
+		if (value)
+			*value = strtod(out, NULL);
+		return len;
+	}
+	if (value)
+		*value = r / scale[decimals];  /* correctly rounded, as strtod(out) */
+	uint64_t n = (uint64_t)r;
+	char digits[24];
+	size_t count = 0;
+	do {
+		digits[count++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n || count <= (size_t)decimals);
+	size_t len = 0;
+	while (count > 0) {
+		if (count == (size_t)decimals)
+			out[len++] = '.';
+		out[len++] = digits[--count];
+	}
+	out[len] = '\0';
+	return len;
+}
+
+static size_t format_fixed(char *out, double x, int decimals)
+{
+	return format_fixed_value(out, x, decimals, NULL);
+}
+
+static void put_fixed(FILE *out, double x, int decimals)
+{
+	char text[32];
+	fwrite(text, 1, format_fixed(text, x, decimals), out);
+}
+
 /* Perl's "$x" for a number: integers exactly, others with %.15g. */
 static void put_number(FILE *out, double x)
 {
-	if (x == (double)(int64_t)x && fabs(x) < 1e15)
-		fprintf(out, "%lld", (long long)x);
+	char text[40];
+	size_t len;
+	if (x == floor(x) && fabs(x) < 1e15)
+		len = format_fixed(text, x, 0);  /* also "-5" by the snprintf fallback */
+	else if (x * 2 == floor(x * 2) && fabs(x) < 1e14)
+		len = format_fixed(text, x, 1);  /* halves: %.15g prints "191.5" too */
 	else
-		fprintf(out, "%.15g", x);
+		len = (size_t)snprintf(text, sizeof(text), "%.15g", x);
+	fwrite(text, 1, len, out);
 }
 
 /* The value of "$x" read back as a number: what a Perl hash key keeps. */
@@ -54,11 +105,9 @@ static double perl_key_number(double x)
 	return strtod(text, NULL);
 }
 
-/* sprintf("%.0f") with commas every three digits. */
-static void format_count(char *out, size_t size, double x)
+/* Digits ("%.0f" of a count) with commas every three. */
+static void format_count(char *out, size_t size, const char *digits)
 {
-	char digits[64];
-	snprintf(digits, sizeof(digits), "%.0f", x);
 	const char *d = digits;
 	size_t n = 0;
 	if (*d == '-' || *d == '+')
@@ -601,11 +650,10 @@ static void draw_frames(FILE *out, const struct profile *p, const struct svg_opt
 		const char *name = root ? "" : profile__frame_name(p, n->frame, &len);
 		size_t shown_len = without_annotation(name, len);
 
-		char samples_text[64];
-		double samples = (end - n->start) * o->factor;
-		char rounded[48];
-		snprintf(rounded, sizeof(rounded), "%.0f", samples);
-		format_count(samples_text, sizeof(samples_text), samples);
+		char samples_text[64], rounded[48];
+		double samples_shown;
+		format_fixed_value(rounded, (end - n->start) * o->factor, 0, &samples_shown);
+		format_count(samples_text, sizeof(samples_text), rounded);
 
 		const struct named_attributes *na =
 			root ? NULL : find_name_attributes(o->name_attributes, name, len);
@@ -623,7 +671,9 @@ static void draw_frames(FILE *out, const struct profile *p, const struct svg_opt
 			put_escaped(out, name, shown_len);
 			fprintf(out, " (%s ", samples_text);
 			put_escaped_string(out, o->count_name);
-			fprintf(out, ", %.2f%%", 100 * strtod(rounded, NULL) / total_shown);
+			fputs(", ", out);
+			put_fixed(out, 100 * samples_shown / total_shown, 2);
+			fputc('%', out);
 			if (o->differential) {
 				double d = o->negate ? -n->delta : n->delta;
 				if (d == 0)
@@ -636,15 +686,19 @@ static void draw_frames(FILE *out, const struct profile *p, const struct svg_opt
 
 		/* widths as Perl gets them: from the two rounded edges */
 		char x1_text[32], x2_text[32];
-		snprintf(x1_text, sizeof(x1_text), "%.1f", x1);
-		snprintf(x2_text, sizeof(x2_text), "%.1f", x2);
+		double x1_shown, x2_shown;
+		format_fixed_value(x1_text, x1, 1, &x1_shown);
+		format_fixed_value(x2_text, x2, 1, &x2_shown);
 		fprintf(out, "<rect x=\"%s\" y=\"", x1_text);
 		put_number(out, y1);
-		fprintf(out, "\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" rx=\"2\" ry=\"2\"/>",
-			strtod(x2_text, NULL) - strtod(x1_text, NULL), y2 - y1,
+		fputs("\" width=\"", out);
+		put_fixed(out, x2_shown - x1_shown, 1);
+		fputs("\" height=\"", out);
+		put_fixed(out, y2 - y1, 1);
+		fprintf(out, "\" fill=\"%s\" rx=\"2\" ry=\"2\"/><text x=\"",
 			frame_color(p, o, &source, &cache, n, l->max_delta));
-
-		fprintf(out, "<text x=\"%.2f\" y=\"", x1 + 3);
+		put_fixed(out, x1 + 3, 2);
+		fputs("\" y=\"", out);
 		put_number(out, 3 + (y1 + y2) / 2);
 		fputs("\">", out);
 		double fit = (x2 - x1) / char_width;
