@@ -48,7 +48,13 @@ endif
 .DELETE_ON_ERROR:
 .PHONY: all check fuzz install clean bench FORCE
 
-all: $(BUILD)/flamekit $(addprefix $(BUILD)/,$(PERSONALITIES))
+all: $(BUILD)/flamekit $(addprefix $(BUILD)/,$(PERSONALITIES)) $(BUILD)/fk-7030
+
+# The README's example workload: 70% of its time in seventy(), 30% in
+# thirty(), with frame pointers so that every profiler can walk its stacks.
+$(BUILD)/fk-7030: tests/workload/fk-7030.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -O0 -g -fno-omit-frame-pointer -fno-inline -o $@ $<
 
 # Rebuild everything when the flags change (e.g. SANITIZE=1 and back).
 $(BUILD)/flags: FORCE

@@ -15,6 +15,7 @@
 #define XPAD 10          /* left and right padding, px */
 #define FRAME_PAD 1      /* vertical gap between frames, px */
 #define ROOT_FRAME UINT32_MAX
+#define FLUSH_BYTES (256u << 10)  /* the SVG is built in memory this much at a time */
 
 void svg_options__init(struct svg_options *o)
 {
@@ -75,14 +76,14 @@ static size_t format_fixed(char *out, double x, int decimals)
 	return format_fixed_value(out, x, decimals, NULL);
 }
 
-static void put_fixed(FILE *out, double x, int decimals)
+static void put_fixed(struct buf *out, double x, int decimals)
 {
 	char text[32];
-	fwrite(text, 1, format_fixed(text, x, decimals), out);
+	buf__append(out, text, format_fixed(text, x, decimals));
 }
 
 /* Perl's "$x" for a number: integers exactly, others with %.15g. */
-static void put_number(FILE *out, double x)
+static void put_number(struct buf *out, double x)
 {
 	char text[40];
 	size_t len;
@@ -92,7 +93,7 @@ static void put_number(FILE *out, double x)
 		len = format_fixed(text, x, 1);  /* halves: %.15g prints "191.5" too */
 	else
 		len = (size_t)snprintf(text, sizeof(text), "%.15g", x);
-	fwrite(text, 1, len, out);
+	buf__append(out, text, len);
 }
 
 /* The value of "$x" read back as a number: what a Perl hash key keeps. */
@@ -128,10 +129,21 @@ static void format_count(char *out, size_t size, const char *digits)
  * hold at all (control characters, bytes that are not UTF-8) as U+FFFD, so
  * no name can end an element, open one, or make the file unreadable.
  */
-static void put_escaped(FILE *out, const char *s, size_t len)
+static inline void buf__append_string(struct buf *b, const char *s)
+{
+	buf__append(b, s, strlen(s));
+}
+
+static void put_escaped(struct buf *out, const char *s, size_t len)
 {
 	size_t plain = 0;
 	for (size_t i = 0; i < len;) {
+		/* the common case first: a run of printable ASCII that needs nothing */
+		while (i < len && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 &&
+		       s[i] != '&' && s[i] != '<' && s[i] != '>')
+			i++;
+		if (i == len)
+			break;
 		unsigned char c = (unsigned char)s[i];
 		const char *replacement = NULL;
 		size_t n = 1;
@@ -150,54 +162,54 @@ static void put_escaped(FILE *out, const char *s, size_t len)
 			replacement = "\xEF\xBF\xBD";
 		}
 		if (replacement) {
-			fwrite(s + plain, 1, i - plain, out);
-			fputs(replacement, out);
+			buf__append(out, s + plain, i - plain);
+			buf__append_string(out, replacement);
 			plain = i + n;
 		}
 		i += n;
 	}
-	fwrite(s + plain, 1, len - plain, out);
+	buf__append(out, s + plain, len - plain);
 }
 
-static void put_escaped_string(FILE *out, const char *s)
+static void put_escaped_string(struct buf *out, const char *s)
 {
 	put_escaped(out, s, strlen(s));
 }
 
 /* An attribute value: as character data, and " too. */
-static void put_attribute(FILE *out, const char *s)
+static void put_attribute(struct buf *out, const char *s)
 {
 	for (const char *q; (q = strchr(s, '"')); s = q + 1) {
 		put_escaped(out, s, (size_t)(q - s));
-		fputs("&quot;", out);
+		buf__append_string(out, "&quot;");
 	}
 	put_escaped_string(out, s);
 }
 
 /* A comment's text: "--" may not appear in one. */
-static void put_comment_text(FILE *out, const char *s)
+static void put_comment_text(struct buf *out, const char *s)
 {
 	for (; *s; s++) {
-		fputc(*s, out);
+		buf__append_char(out, *s);
 		if (*s == '-' && (s[1] == '-' || s[1] == '\0'))
-			fputc(' ', out);
+			buf__append_char(out, ' ');
 	}
 }
 
 /* A JSON string, safe inside CDATA ("]]>" cannot appear: '>' is escaped). */
-static void put_json_string(FILE *out, const char *s)
+static void put_json_string(struct buf *out, const char *s)
 {
-	fputc('"', out);
+	buf__append_char(out, '"');
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
+			buf__printf(out, "\\%c", c);
 		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(out, "\\u%04x", c);
+			buf__printf(out, "\\u%04x", c);
 		else
-			fputc(c, out);
+			buf__append_char(out, c);
 	}
-	fputc('"', out);
+	buf__append_char(out, '"');
 }
 
 /* --- name attributes (--nameattr) --------------------------------------------- */
@@ -469,83 +481,83 @@ static size_t without_annotation(const char *name, size_t len)
 	return len;
 }
 
-static void put_header(FILE *out, const struct svg_options *o, double height)
+static void put_header(struct buf *out, const struct svg_options *o, double height)
 {
-	fputs("<?xml version=\"1.0\"", out);
+	buf__append_string(out, "<?xml version=\"1.0\"");
 	if (o->encoding) {
-		fputs(" encoding=\"", out);
+		buf__append_string(out, " encoding=\"");
 		put_attribute(out, o->encoding);
-		fputc('"', out);
+		buf__append_char(out, '"');
 	}
-	fprintf(out, " standalone=\"no\"?>\n"
+	buf__printf(out, " standalone=\"no\"?>\n"
 		"<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
 		"\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
 		"<svg version=\"1.1\" width=\"%u\" height=\"", o->width);
 	put_number(out, height);
-	fprintf(out, "\" onload=\"init(evt)\" viewBox=\"0 0 %u ", o->width);
+	buf__printf(out, "\" onload=\"init(evt)\" viewBox=\"0 0 %u ", o->width);
 	put_number(out, height);
-	fputs("\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
-	      "<!-- Flame graph stack visualization, made by flamekit. -->\n<!-- NOTES: ", out);
+	buf__append_string(out, "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
+	      "<!-- Flame graph stack visualization, made by flamekit. -->\n<!-- NOTES: ");
 	put_comment_text(out, o->notes ? o->notes : "");
-	fputs(" -->\n", out);
+	buf__append_string(out, " -->\n");
 }
 
 /* <text id="ID" x="X" y="Y">TEXT</text>, x with two decimals as in Perl. */
-static void put_text(FILE *out, const char *id, double x, double y, const char *text,
+static void put_text(struct buf *out, const char *id, double x, double y, const char *text,
 		     const char *extra)
 {
-	fputs("<text", out);
+	buf__append_string(out, "<text");
 	if (id)
-		fprintf(out, " id=\"%s\"", id);
-	fprintf(out, " x=\"%.2f\" y=\"", x);
+		buf__printf(out, " id=\"%s\"", id);
+	buf__printf(out, " x=\"%.2f\" y=\"", x);
 	put_number(out, y);
-	fputc('"', out);
+	buf__append_char(out, '"');
 	if (extra)
-		fprintf(out, " %s", extra);
-	fputc('>', out);
+		buf__printf(out, " %s", extra);
+	buf__append_char(out, '>');
 	put_escaped_string(out, text);
-	fputs("</text>\n", out);
+	buf__append_string(out, "</text>\n");
 }
 
-static void write_error_svg(FILE *out, const struct svg_options *o)
+static void write_error_svg(struct buf *out, const struct svg_options *o)
 {
 	put_header(out, o, o->font_size * 5);
 	put_text(out, NULL, (double)(o->width / 2), o->font_size * 2, o->error_text, NULL);
-	fputs("</svg>\n", out);
+	buf__append_string(out, "</svg>\n");
 }
 
-static void put_preamble(FILE *out, const struct svg_options *o, const struct geometry *g,
+static void put_preamble(struct buf *out, const struct svg_options *o, const struct geometry *g,
 			 const char *bg_start, const char *bg_stop)
 {
-	fprintf(out, "<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\" >\n"
+	buf__printf(out, "<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\" >\n"
 		"\t\t<stop stop-color=\"");
 	put_attribute(out, bg_start);
-	fputs("\" offset=\"5%\" />\n\t\t<stop stop-color=\"", out);
+	buf__append_string(out, "\" offset=\"5%\" />\n\t\t<stop stop-color=\"");
 	put_attribute(out, bg_stop);
-	fputs("\" offset=\"95%\" />\n\t</linearGradient>\n</defs>\n"
-	      "<style type=\"text/css\">\n\ttext { font-family:", out);
+	buf__append_string(out, "\" offset=\"95%\" />\n\t</linearGradient>\n</defs>\n"
+	      "<style type=\"text/css\">\n\ttext { font-family:");
 	put_escaped_string(out, o->font_type);
-	fputs("; font-size:", out);
+	buf__append_string(out, "; font-size:");
 	put_number(out, o->font_size);
-	fputs("px; fill:rgb(0,0,0); }\n\t#title { text-anchor:middle; font-size:", out);
+	buf__append_string(out, "px; fill:rgb(0,0,0); }\n\t#title { text-anchor:middle; font-size:");
 	put_number(out, o->font_size + 5);
-	fputs("px; }\n\t#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n", out);
-	fputs(svg_style_css, out);
-	fputs("</style>\n<script type=\"text/ecmascript\"><![CDATA[\nvar flamekit_config = {\"nametype\":", out);
+	buf__append_string(out, "px; }\n\t#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n");
+	buf__append_string(out, svg_style_css);
+	buf__append_string(out, "</style>\n<script type=\"text/ecmascript\"><![CDATA[\nvar flamekit_config = {\"nametype\":");
 	put_json_string(out, o->name_type);
-	fputs(",\"countname\":", out);
+	buf__append_string(out, ",\"countname\":");
 	put_json_string(out, o->count_name);
-	fputs(",\"fontsize\":", out);
+	buf__append_string(out, ",\"fontsize\":");
 	put_number(out, o->font_size);
-	fputs(",\"fontwidth\":", out);
+	buf__append_string(out, ",\"fontwidth\":");
 	put_number(out, o->font_width);
-	fprintf(out, ",\"xpad\":%d,\"frameheight\":%u,\"inverted\":%s,\"width\":%u,"
+	buf__printf(out, ",\"xpad\":%d,\"frameheight\":%u,\"inverted\":%s,\"width\":%u,"
 		"\"searchcolor\":\"rgb(230,0,230)\"};\n",
 		XPAD, o->frame_height, o->inverted ? "true" : "false", o->width);
-	fputs(svg_script_js, out);
-	fputs("]]></script>\n", out);
+	buf__append_string(out, svg_script_js);
+	buf__append_string(out, "]]></script>\n");
 
-	fprintf(out, "<rect x=\"0.0\" y=\"0\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#background)\"/>\n",
+	buf__printf(out, "<rect x=\"0.0\" y=\"0\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#background)\"/>\n",
 		(double)o->width, g->image_height);
 	const char *title = o->title;
 	if (!title)
@@ -563,25 +575,25 @@ static void put_preamble(FILE *out, const struct svg_options *o, const struct ge
 }
 
 /* The start of a frame's group: <g>, or what --nameattr asks for. */
-static void put_group_start(FILE *out, const struct named_attributes *na, const char *href)
+static void put_group_start(struct buf *out, const struct named_attributes *na, const char *href)
 {
 	const char *id = attribute(na, "id"), *class = attribute(na, "class");
 	const char *g_extra = attribute(na, "g_extra");
 	if (href) {
 		const char *target = attribute(na, "target"), *a_extra = attribute(na, "a_extra");
-		fprintf(out, "<a xlink:href=\"%s\" target=\"%s\"", href, target && *target ? target : "_top");
+		buf__printf(out, "<a xlink:href=\"%s\" target=\"%s\"", href, target && *target ? target : "_top");
 		if (a_extra && *a_extra)
-			fprintf(out, " %s", a_extra);
+			buf__printf(out, " %s", a_extra);
 	} else {
-		fputs("<g", out);
+		buf__append_string(out, "<g");
 	}
 	if (id)
-		fprintf(out, " id=\"%s\"", id);
+		buf__printf(out, " id=\"%s\"", id);
 	if (class)
-		fprintf(out, " class=\"%s\"", class);
+		buf__printf(out, " class=\"%s\"", class);
 	if (g_extra && *g_extra)
-		fprintf(out, " %s", g_extra);
-	fputc('>', out);
+		buf__printf(out, " %s", g_extra);
+	buf__append_char(out, '>');
 }
 
 struct frame_colors {
@@ -617,7 +629,7 @@ static const char *frame_color(const struct profile *p, const struct svg_options
 	return slot;
 }
 
-static void draw_frames(FILE *out, const struct profile *p, const struct svg_options *o,
+static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, const struct svg_options *o,
 			const struct layout *l, const struct geometry *g, struct svg_result *result)
 {
 	struct svg_color_source source = o->color_source;
@@ -628,7 +640,7 @@ static void draw_frames(FILE *out, const struct profile *p, const struct svg_opt
 	const double total_shown = g->time_max * o->factor;
 	struct buf info = BUF_INIT;
 
-	fputs("<g id=\"frames\">\n", out);
+	buf__append_string(out, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < l->count; i++) {
 		const struct node *n = &l->nodes[i];
 		if (n->end - n->start < g->min_time)
@@ -659,48 +671,55 @@ static void draw_frames(FILE *out, const struct profile *p, const struct svg_opt
 			root ? NULL : find_name_attributes(o->name_attributes, name, len);
 		const char *href = attribute(na, "href");
 		put_group_start(out, na, href && *href ? href : NULL);
-		fputs("<title>", out);
+		buf__append_string(out, "<title>");
 		const char *title = attribute(na, "title");
 		if (title && *title) {
-			fputs(title, out);
+			buf__append_string(out, title);
 		} else if (root) {
-			fprintf(out, "all (%s ", samples_text);
+			buf__append_string(out, "all (");
+			buf__append_string(out, samples_text);
+			buf__append_char(out, ' ');
 			put_escaped_string(out, o->count_name);
-			fputs(", 100%)", out);
+			buf__append_string(out, ", 100%)");
 		} else {
 			put_escaped(out, name, shown_len);
-			fprintf(out, " (%s ", samples_text);
+			buf__append_string(out, " (");
+			buf__append_string(out, samples_text);
+			buf__append_char(out, ' ');
 			put_escaped_string(out, o->count_name);
-			fputs(", ", out);
+			buf__append_string(out, ", ");
 			put_fixed(out, 100 * samples_shown / total_shown, 2);
-			fputc('%', out);
+			buf__append_char(out, '%');
 			if (o->differential) {
 				double d = o->negate ? -n->delta : n->delta;
 				if (d == 0)
 					d = 0;  /* Perl's -0 is 0: no "-0.00%" */
-				fprintf(out, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / total_shown);
+				buf__printf(out, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / total_shown);
 			}
-			fputc(')', out);
+			buf__append_char(out, ')');
 		}
-		fputs("</title>", out);
+		buf__append_string(out, "</title>");
 
 		/* widths as Perl gets them: from the two rounded edges */
 		char x1_text[32], x2_text[32];
 		double x1_shown, x2_shown;
 		format_fixed_value(x1_text, x1, 1, &x1_shown);
 		format_fixed_value(x2_text, x2, 1, &x2_shown);
-		fprintf(out, "<rect x=\"%s\" y=\"", x1_text);
+		buf__append_string(out, "<rect x=\"");
+		buf__append_string(out, x1_text);
+		buf__append_string(out, "\" y=\"");
 		put_number(out, y1);
-		fputs("\" width=\"", out);
+		buf__append_string(out, "\" width=\"");
 		put_fixed(out, x2_shown - x1_shown, 1);
-		fputs("\" height=\"", out);
+		buf__append_string(out, "\" height=\"");
 		put_fixed(out, y2 - y1, 1);
-		fprintf(out, "\" fill=\"%s\" rx=\"2\" ry=\"2\"/><text x=\"",
-			frame_color(p, o, &source, &cache, n, l->max_delta));
+		buf__append_string(out, "\" fill=\"");
+		buf__append_string(out, frame_color(p, o, &source, &cache, n, l->max_delta));
+		buf__append_string(out, "\" rx=\"2\" ry=\"2\"/><text x=\"");
 		put_fixed(out, x1 + 3, 2);
-		fputs("\" y=\"", out);
+		buf__append_string(out, "\" y=\"");
 		put_number(out, 3 + (y1 + y2) / 2);
-		fputs("\">", out);
+		buf__append_string(out, "\">");
 		double fit = (x2 - x1) / char_width;
 		if (fit >= 3) {
 			size_t chars = fit < 1e9 ? (size_t)fit : (size_t)1e9;
@@ -708,14 +727,18 @@ static void draw_frames(FILE *out, const struct profile *p, const struct svg_opt
 			if (cut < shown_len) {
 				size_t keep = utf8__offset(name, shown_len, chars - 2);
 				put_escaped(out, name, keep);
-				fputs("..", out);
+				buf__append_string(out, "..");
 			} else {
 				put_escaped(out, name, shown_len);
 			}
 		}
-		fputs(href && *href ? "</text></a>\n" : "</text></g>\n", out);
+		buf__append_string(out, href && *href ? "</text></a>\n" : "</text></g>\n");
+		if (out->len >= FLUSH_BYTES) {
+			fwrite(out->data, 1, out->len, stream);
+			buf__reset(out);
+		}
 	}
-	fputs("</g>\n", out);
+	buf__append_string(out, "</g>\n");
 	buf__free(&info);
 	free(cache.colors);
 }
@@ -737,12 +760,13 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 		profile = chain = chain_profile(profile);
 
 	struct layout l = { 0 };
+	struct buf text = BUF_INIT;
 	layout_profile(&l, profile, o);
 	result->total = l.time;
 
 	int status = 0;
 	if (l.time == 0) {
-		write_error_svg(out, o);
+		write_error_svg(&text, o);
 		status = 1;
 		goto done;
 	}
@@ -768,11 +792,13 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 	if (o->subtitle && *o->subtitle)
 		g.image_height += g.ypad3;
 
-	put_header(out, o, g.image_height);
-	put_preamble(out, o, &g, bg_start, bg_stop);
-	draw_frames(out, profile, o, &l, &g, result);
-	fputs("</svg>\n", out);
+	put_header(&text, o, g.image_height);
+	put_preamble(&text, o, &g, bg_start, bg_stop);
+	draw_frames(&text, out, profile, o, &l, &g, result);
+	buf__append_string(&text, "</svg>\n");
 done:
+	fwrite(text.data, 1, text.len, out);
+	buf__free(&text);
 	free(l.nodes);
 	free(l.open);
 	profile__free(chain);
