@@ -24,7 +24,7 @@ endif
 # Names the binary answers to when called through a link (see src/main.c).
 PERSONALITIES := stackcollapse-perf stackcollapse-perf.pl stackcollapse-stap stackcollapse-stap.pl \
 	stackcollapse stackcollapse.pl stackcollapse-bpftrace stackcollapse-bpftrace.pl \
-	flamegraph flamegraph.pl
+	flamegraph flamegraph.pl difffolded difffolded.pl
 
 # libFuzzer targets: one per reader (tests/fuzz/NAME.c).
 FUZZ_TARGETS := perf perf-folded folded stap dtrace bpftrace bcc

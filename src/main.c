@@ -16,12 +16,14 @@
 static const struct command commands[] = {
 	{ "record", cmd_record, "sample stacks with BPF: flamekit record [-p PID] [-o out.svg] [SECONDS]", false },
 	{ "flamegraph", cmd_flamegraph, "draw an interactive SVG: flamekit flamegraph [OPTIONS] [FILE...] > out.svg", false },
+	{ "diff", cmd_diff, "two folded files side by side, or their differential SVG: flamekit diff [--svg] BEFORE AFTER", false },
 	{ "collapse", cmd_collapse, "fold profiler output into stacks: flamekit collapse FORMAT [FILE...]", false },
 	{ "stackcollapse-perf", cmd_perl_collapser, "drop-in for stackcollapse-perf.pl", true },
 	{ "stackcollapse-stap", cmd_perl_collapser, "drop-in for stackcollapse-stap.pl", true },
 	{ "stackcollapse", cmd_perl_collapser, "drop-in for stackcollapse.pl (DTrace)", true },
 	{ "stackcollapse-bpftrace", cmd_perl_collapser, "drop-in for stackcollapse-bpftrace.pl", true },
 	{ "flamegraph", cmd_flamegraph_personality, "drop-in for flamegraph.pl", true },
+	{ "difffolded", cmd_difffolded, "drop-in for difffolded.pl", true },
 	{ NULL, NULL, NULL, false },
 };
 

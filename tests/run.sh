@@ -177,6 +177,34 @@ conformance_flamegraph_svg() {
 	[[ $rows -gt 0 ]] || fail conformance/flamegraph-svg "no rows read from $manifest"
 }
 
+# difffolded.pl's outputs: through the difffolded personality and `flamekit
+# diff`. The input column holds BEFORE and AFTER; Perl prints in hash order,
+# flamekit sorted, so the lines are compared sorted, byte for byte.
+conformance_difffolded() {
+	local manifest=$CONF/difffolded/manifest.tsv
+	if [[ ! -f $manifest ]]; then
+		skip conformance/difffolded "no $manifest (../shared absent)"
+		return
+	fi
+	local name tool input args out err code rows=0
+	while IFS=$'\x1f' read -r name tool input args out err code; do
+		[[ $name == name ]] && continue
+		rows=$((rows + 1))
+		local id="conformance/difffolded/$name"
+		wanted "$id" || continue
+		local files=($input) argv=($args) rc
+		sort "$CONF/difffolded/$out" > "$SCRATCH/expected"
+		for how in difffolded "flamekit diff"; do
+			# shellcheck disable=SC2086 # "flamekit diff" is two words
+			"$BUILD"/$how "${argv[@]}" "$CONF/${files[0]}" "$CONF/${files[1]}" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
+			sort "$SCRATCH/out" > "$SCRATCH/out.sorted"
+			if [[ $rc != "$code" ]]; then fail "$id [$how]" "exit $rc, expected $code"
+			else same "$id [$how]" "$SCRATCH/out.sorted" "$SCRATCH/expected"; fi
+		done
+	done < <(tr '\t' '\037' < "$manifest")
+	[[ $rows -gt 0 ]] || fail conformance/difffolded "no rows read from $manifest"
+}
+
 # The README's example input read compressed must give what
 # stackcollapse-perf.pl gives for the uncompressed file (tests/golden/).
 conformance_example_gz() {
@@ -250,6 +278,7 @@ conformance_manifest dtrace stackcollapse.pl stackcollapse exact collapse dtrace
 conformance_manifest bpftrace stackcollapse-bpftrace.pl stackcollapse-bpftrace sorted collapse bpftrace
 conformance_example_gz
 conformance_flamegraph_svg
+conformance_difffolded
 golden_cases
 fuzz_regressions
 source "$TOP/tests/record.sh"

@@ -29,6 +29,9 @@ struct command {
 int cmd_collapse(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+/* difffolded.pl's personality. */
+int cmd_difffolded(int argc, char **argv);
 /* flamegraph.pl's personality: its options, input rules and warnings. */
 int cmd_flamegraph_personality(int argc, char **argv);
 /* The Perl collapsers' personalities; the row is chosen by argv[0]. */
