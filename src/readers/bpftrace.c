@@ -32,8 +32,10 @@
 /* (.*)\]: (\d+) — the greedy (.*) ends at the last "]: " followed by a digit. */
 static bool match_key_and_count(struct span s, struct span *key, uint64_t *count)
 {
-	if (!find_bytes(s.p, s.len, "]: ", 3))
-		return false; /* most lines: frames */
+	/* most lines are frames, with no ']' at all: memchr says so fastest */
+	const char *bracket = memchr(s.p, ']', s.len);
+	if (!bracket || !find_bytes(bracket, s.len - (size_t)(bracket - s.p), "]: ", 3))
+		return false;
 	for (size_t k = s.len; k-- > 0;) {
 		if (k + 3 < s.len && memcmp(s.p + k, "]: ", 3) == 0 &&
 		    is_digit((unsigned char)s.p[k + 3])) {
