@@ -13,6 +13,9 @@
 #   seventy   seventy()'s share of seventy()+thirty() samples (70 is right)
 #   lost      samples or stacks the tool says it lost
 #
+# flamekit twice: with its kernel symbol cache (later runs of a boot) and
+# without (the first run; the cache saves reading /proc/kallsyms).
+#
 # Needs root. Peers, each skipped when absent:
 #   LIBBPF_TOOLS_PROFILE  bcc's libbpf-tools `profile`, built outside this
 #                         repository against Debian's libbpf (see README)
@@ -46,6 +49,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 tool_command() { # tool seconds prefix
 	case $1 in
 	flamekit) echo "$BUILD/flamekit record -F $HZ -f -o $3.folded $2" ;;
+	flamekit-cold) echo "env FLAMEKIT_CACHE_DIR= $BUILD/flamekit record -F $HZ -f -o $3.folded $2" ;;
 	libbpf-tools) echo "$LIBBPF_TOOLS_PROFILE -F $HZ -f $2" ;;
 	bpftrace) echo "bpftrace -e profile:hz:$HZ{@[kstack,ustack,comm]=count();}interval:s:$2{exit();}" ;;
 	perf) echo "perf record -F $HZ -a -g -o $3.data -- sleep $2" ;;
@@ -55,7 +59,7 @@ tool_command() { # tool seconds prefix
 # Folded stacks of a finished recording, into $2.folded.
 tool_folded() { # tool prefix
 	case $1 in
-	flamekit) ;;
+	flamekit | flamekit-cold) ;;
 	libbpf-tools) cp "$2.out" "$2.folded" ;;
 	bpftrace) "$BUILD/flamekit" collapse bpftrace "$2.out" > "$2.folded" 2> /dev/null ;;
 	perf) perf script -i "$2.data" 2> /dev/null | perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" > "$2.folded" ;;
@@ -64,7 +68,7 @@ tool_folded() { # tool prefix
 
 tool_lost() { # tool prefix
 	case $1 in
-	flamekit) sed -n 's/.* \([0-9]*\) lost$/\1/p' "$2.err" ;;
+	flamekit | flamekit-cold) sed -n 's/.* \([0-9]*\) lost$/\1/p' "$2.err" ;;
 	libbpf-tools) sed -n 's/^WARNING: \([0-9]*\) stack traces could not be displayed.*/\1/p' "$2.err" | grep . || echo 0 ;;
 	bpftrace) grep -o 'Lost [0-9]*' "$2.err" | awk '{ n += $2 } END { print n + 0 }' ;;
 	perf) perf report -i "$2.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { print n + 0 }' ;;
@@ -94,7 +98,11 @@ timed_work() {
 	echo "$t1 - $t0" | bc -l
 }
 
-tools=(flamekit)
+# flamekit keeps the kernel's symbols for the boot (kernel_symbols.h): the
+# "flamekit" row runs with this run's own cache, warmed by its attach runs;
+# "flamekit-cold" runs without one, as the first run of a boot does.
+export FLAMEKIT_CACHE_DIR=$work/cache
+tools=(flamekit flamekit-cold)
 [[ -n $LIBBPF_TOOLS_PROFILE && -x $LIBBPF_TOOLS_PROFILE ]] && tools+=(libbpf-tools) ||
 	echo "(libbpf-tools profile skipped: set LIBBPF_TOOLS_PROFILE)"
 command -v bpftrace > /dev/null && tools+=(bpftrace) || echo "(bpftrace skipped: not installed)"

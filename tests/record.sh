@@ -56,6 +56,9 @@ record_tests() {
 		return 0
 	fi
 	local out=$record_dir/out err=$record_dir/err
+	# the kernel symbol cache of these runs, not the machine's
+	export FLAMEKIT_CACHE_DIR=$record_dir/cache
+	rm -rf "$FLAMEKIT_CACHE_DIR"
 
 	# 70/30 with -p at 997 Hz: ~3000 samples put ±5 at six standard errors
 	# (at 49 or 99 Hz a test-length run has a few hundred, where ±5 is two
@@ -217,6 +220,27 @@ print(" ".join(sorted({t.split(" (")[0] for t in titles if t.split(" (")[0] in (
 		fi
 	fi
 	wait "$workload_pid"
+
+	# The kernel symbol cache: written (in a 0700 directory) by the first run
+	# of the boot, read by the next; names from it are the kernel's text symbols
+	rm -rf "$FLAMEKIT_CACHE_DIR"
+	dd if=/dev/zero of=/dev/null bs=64k count=4000000 2> /dev/null & dd_pid=$!
+	sleep 0.2
+	if record_run record/kernel-cache-write -K -a -f -p "$dd_pid" 1 &&
+		record_run record/kernel-cache-read -K -a -f -p "$dd_pid" 1; then
+		local names=$record_dir/kernel-names
+		grep -o '[^;]*_\[k\]' "$out" | sed 's/_\[k\]$//' | sort -u > "$names"
+		local missing
+		missing=$(awk '$2 ~ /^[tTwW]$/ { print $3 }' /proc/kallsyms | sort -u | comm -23 "$names" -)
+		if [[ $(stat -c %a "$FLAMEKIT_CACHE_DIR") != 700 || ! -s $FLAMEKIT_CACHE_DIR/kallsyms ]]; then
+			fail record/kernel-cache "no cache in a 0700 $FLAMEKIT_CACHE_DIR: $(ls -la "$FLAMEKIT_CACHE_DIR" 2>&1 | head -3)"
+		elif [[ ! -s $names || -n $missing ]]; then
+			fail record/kernel-cache "$(wc -l < "$names") kernel names, not in /proc/kallsyms: $(echo $missing | head -c 200)"
+		else
+			pass record/kernel-cache
+		fi
+	fi
+	kill "$dd_pid" 2> /dev/null; wait "$dd_pid" 2> /dev/null
 
 	# SIGINT mid-run: exit 0 with a complete file, no temporary left
 	rm -f "$record_dir"/int.folded "$record_dir"/.int.folded.*

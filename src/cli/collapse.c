@@ -171,33 +171,15 @@ static int parse_perf_option(struct collapse_options *o, int opt)
 
 static int collapse_run(struct collapse_options *o)
 {
-	struct input **inputs = calloc((size_t)(o->file_count ? o->file_count : 1), sizeof(*inputs));
-	size_t n = 0;
 	int status = EXIT_BAD_INPUT;
 	struct profile *profile = NULL;
-	struct progress *progress = NULL;
 	struct read_context ctx = { .perl_mode = o->perl_mode, .jobs = o->jobs };
+	struct input_set set;
 
-	if (!inputs)
-		return error("out of memory"), 1;
-	if (o->file_count == 0) {
-		if (input__open(&inputs[n], "-") < 0)
-			goto cleanup;
-		n++;
-	}
-	for (int i = 0; i < o->file_count; i++) {
-		if (input__open(&inputs[n], o->files[i]) < 0)
-			goto cleanup;
-		n++;
-	}
-	if (!o->perl_mode) {
-		uint64_t total = 0;
-		for (size_t i = 0; i < n; i++)
-			total += input__file_size(inputs[i]);
-		progress = progress__new("reading", total);
-		for (size_t i = 0; i < n; i++)
-			input__set_progress(inputs[i], progress);
-	}
+	if (input_set__open(&set, o->files, o->file_count, !o->perl_mode) < 0)
+		return EXIT_BAD_INPUT;
+	struct input **inputs = set.inputs;
+	size_t n = set.count;
 	if (!o->reader) {
 		o->reader = reader__guess(inputs[0]);
 		if (!o->reader)
@@ -212,8 +194,7 @@ static int collapse_run(struct collapse_options *o)
 		ctx.options = &o->perf;
 	profile = profile__new(1, PROFILE_INTEGER);
 	int read_status = o->reader->read(&ctx, inputs, n, profile);
-	progress__finish(progress);
-	progress = NULL;
+	input_set__done_reading(&set);
 	if (read_status < 0)
 		goto cleanup;
 	read_context__summary(&ctx);
@@ -236,10 +217,7 @@ static int collapse_run(struct collapse_options *o)
 	}
 	status = output__commit(out) < 0 ? 1 : 0;
 cleanup:
-	for (size_t i = 0; i < n; i++)
-		input__close(inputs[i]);
-	free(inputs);
-	progress__finish(progress);
+	input_set__close(&set);
 	profile__free(profile);
 	read_context__release(&ctx);
 	return status;

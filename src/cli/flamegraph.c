@@ -275,13 +275,9 @@ static struct profile *read_profile(struct flamegraph_options *o, struct input *
 static int flamegraph_run(struct flamegraph_options *o)
 {
 	int status = EXIT_BAD_INPUT;
-	size_t n = 0;
-	struct input **inputs = calloc((size_t)(o->file_count ? o->file_count : 1), sizeof(*inputs));
+	struct input_set set = { 0 };
 	struct profile *profile = NULL;
-	struct progress *progress = NULL;
 	struct output *out = NULL;
-	if (!inputs)
-		return error("out of memory"), 1;
 
 	if (o->name_attributes_path) {
 		o->svg.name_attributes = svg_name_attributes__read(o->name_attributes_path);
@@ -299,29 +295,12 @@ static int flamegraph_run(struct flamegraph_options *o)
 		o->svg.color_source.random_state[1] = (unsigned short)(seed >> 16);
 		o->svg.color_source.random_state[2] = (unsigned short)(seed >> 32);
 	}
-	if (o->file_count == 0) {
-		if (input__open(&inputs[n], "-") < 0)
-			goto cleanup;
-		n++;
-	}
-	for (int i = 0; i < o->file_count; i++) {
-		if (input__open(&inputs[n], o->files[i]) < 0)
-			goto cleanup;
-		n++;
-	}
-	if (!o->perl_mode) {
-		uint64_t total = 0;
-		for (size_t i = 0; i < n; i++)
-			total += input__file_size(inputs[i]);
-		progress = progress__new("reading", total);
-		for (size_t i = 0; i < n; i++)
-			input__set_progress(inputs[i], progress);
-	}
+	if (input_set__open(&set, o->files, o->file_count, !o->perl_mode) < 0)
+		goto cleanup;
 	uint64_t ignored = 0;
 	bool differential = false;
-	profile = read_profile(o, inputs, n, &ignored, &differential);
-	progress__finish(progress);
-	progress = NULL;
+	profile = read_profile(o, set.inputs, set.count, &ignored, &differential);
+	input_set__done_reading(&set);
 	if (!profile)
 		goto cleanup;
 	o->svg.differential = differential;
@@ -369,10 +348,7 @@ static int flamegraph_run(struct flamegraph_options *o)
 	if (o->svg.palette_map && palette_map__write(o->svg.palette_map, o->palette_map_path) < 0)
 		status = 1;
 cleanup:
-	for (size_t i = 0; i < n; i++)
-		input__close(inputs[i]);
-	free(inputs);
-	progress__finish(progress);
+	input_set__close(&set);
 	profile__free(profile);
 	palette_map__free(o->svg.palette_map);
 	svg_name_attributes__free((struct svg_name_attributes *)o->svg.name_attributes);

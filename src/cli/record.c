@@ -478,6 +478,29 @@ static int add_key(const struct sampled_key *key, void *arg)
 	return 0;
 }
 
+/*
+ * Where the kernel's own symbols are kept between runs of this boot (see
+ * kernel_symbols.h): $FLAMEKIT_CACHE_DIR (empty: no cache), by default
+ * /var/cache/flamekit, made 0700. NULL when there is none to use.
+ */
+static char *kernel_symbol_cache_path(void)
+{
+	const char *dir = getenv("FLAMEKIT_CACHE_DIR");
+	if (!dir)
+		dir = "/var/cache/flamekit";
+	if (!*dir)
+		return NULL;
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return NULL;
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 077))
+		return NULL;  /* someone else's, or open to others: not for kernel addresses */
+	struct buf path = BUF_INIT;
+	buf__printf(&path, "%s/kallsyms", dir);
+	return path.data;
+}
+
 /* --- writing ------------------------------------------------------------- */
 
 static int write_profile(const struct profile *p, enum output_kind kind, const char *path)
@@ -686,7 +709,9 @@ static int record_run(struct record_options *o)
 	b.kernel = kernel_symbols__new();
 	if (o->sampler.kernel_stacks) {
 		bpf_sampler__read(sampler, want_kernel_addresses, &b);
-		kernel_symbols__resolve(b.kernel, "/proc/kallsyms");
+		char *cache = kernel_symbol_cache_path();
+		kernel_symbols__resolve(b.kernel, "/proc/kallsyms", cache);
+		free(cache);
 	}
 	b.profile = profile__new(1, PROFILE_INTEGER);
 	b.with_pids = o->output_kind == OUTPUT_REPORT && !o->outdir;

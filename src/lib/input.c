@@ -387,3 +387,40 @@ uint64_t input__file_size(const struct input *in)
 		return 0;
 	return (uint64_t)st.st_size;
 }
+
+int input_set__open(struct input_set *set, char *const *files, int file_count, bool with_progress)
+{
+	*set = (struct input_set){ 0 };
+	set->inputs = fk_calloc((size_t)(file_count ? file_count : 1), sizeof(*set->inputs));
+	for (int i = 0; i < (file_count ? file_count : 1); i++) {
+		if (input__open(&set->inputs[set->count], file_count ? files[i] : "-") < 0) {
+			input_set__close(set);
+			return -1;
+		}
+		set->count++;
+	}
+	if (with_progress) {
+		uint64_t total = 0;
+		for (size_t i = 0; i < set->count; i++)
+			total += input__file_size(set->inputs[i]);
+		set->progress = progress__new("reading", total);
+		for (size_t i = 0; i < set->count; i++)
+			input__set_progress(set->inputs[i], set->progress);
+	}
+	return 0;
+}
+
+void input_set__done_reading(struct input_set *set)
+{
+	progress__finish(set->progress);
+	set->progress = NULL;
+}
+
+void input_set__close(struct input_set *set)
+{
+	for (size_t i = 0; i < set->count; i++)
+		input__close(set->inputs[i]);
+	free(set->inputs);
+	input_set__done_reading(set);
+	*set = (struct input_set){ 0 };
+}

@@ -53,6 +53,30 @@ void input__set_progress(struct input *in, struct progress *p);
 uint64_t input__file_size(const struct input *in);
 
 /*
+ * A command's inputs: the files it was given, or standard input when none,
+ * opened together (the commands that read several files this way: collapse,
+ * flamegraph).
+ *
+ *	struct input_set set;
+ *	if (input_set__open(&set, files, count, with_progress) < 0) return 2;
+ *	reader->read(&ctx, set.inputs, set.count, profile);
+ *	input_set__close(&set);
+ *
+ * with_progress: a "reading N of M" line on a terminal while they are read,
+ * until input_set__done_reading() or input_set__close().
+ */
+struct input_set {
+	struct input **inputs;
+	size_t count;
+	struct progress *progress;
+};
+
+/* 0, or -1 after printing why (nothing is left open). */
+int input_set__open(struct input_set *set, char *const *files, int file_count, bool with_progress);
+void input_set__done_reading(struct input_set *set);
+void input_set__close(struct input_set *set);
+
+/*
  * Splitting a large plain file to read its parts in parallel.
  *
  * input__plain_size() is true when `in` is a regular, uncompressed file that

@@ -13,6 +13,14 @@
  *
  * Names are bare symbol names (a module's "[name]" dropped), or "[unknown]"
  * where nothing resolves. They stay valid until kernel_symbols__free().
+ *
+ * Reading /proc/kallsyms costs the kernel some 50 ms of CPU (it formats all
+ * the symbols for every reader). With a cache path, the kernel's own text
+ * symbols (not modules', which come and go) are kept in that file for the
+ * rest of the boot, as perf keeps kallsyms in its build-id cache: later runs
+ * whose addresses all fall in the kernel's own text read the file instead.
+ * The file is private to its owner (written 0600 in a directory the caller
+ * made 0700) and names the boot it belongs to.
  */
 #ifndef FLAMEKIT_SYMBOLIZE_KERNEL_SYMBOLS_H
 #define FLAMEKIT_SYMBOLIZE_KERNEL_SYMBOLS_H
@@ -24,8 +32,10 @@ struct kernel_symbols;
 struct kernel_symbols *kernel_symbols__new(void);
 void kernel_symbols__free(struct kernel_symbols *k);
 void kernel_symbols__want(struct kernel_symbols *k, uint64_t addr);
-/* Returns 0, or -1 after a warning (every name is then "[unknown]"). */
-int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path);
+/* Returns 0, or -1 after a warning (every name is then "[unknown]").
+ * cache_path: NULL for none (see above). */
+int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
+			    const char *cache_path);
 /* Only for addresses given to kernel_symbols__want() before resolving. */
 const char *kernel_symbols__name(const struct kernel_symbols *k, uint64_t addr);
 
