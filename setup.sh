@@ -10,7 +10,12 @@ packages="
   util-linux
   binutils gzip procps perl time python3
   linux-perf
+  chromium sudo
 "
+# node and npm drive Chromium in the browser tests; a node already on PATH
+# (e.g. NodeSource's, which brings its own npm) is used as it is.
+command -v node > /dev/null || packages="$packages nodejs"
+command -v npm > /dev/null || packages="$packages npm"
 
 run() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -26,4 +31,12 @@ if [ -n "$missing" ]; then
 	run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
 else
 	echo "setup: all packages present"
+fi
+
+# The browser tests' one npm package (playwright-core, pinned by
+# tests/browser/package-lock.json), installed when missing or out of date.
+browser=$(dirname "$0")/tests/browser
+if [ ! -d "$browser/node_modules" ] || [ "$browser/package-lock.json" -nt "$browser/node_modules" ]; then
+	echo "setup: npm ci in tests/browser"
+	(cd "$browser" && npm ci --no-audit --no-fund --loglevel=error) && touch "$browser/node_modules"
 fi

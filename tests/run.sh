@@ -253,6 +253,28 @@ golden_cases() {
 	done
 }
 
+# --- browser: the SVG's script in headless Chromium --------------------------
+
+# tests/browser/run.mjs prints "ok NAME", "FAIL NAME: why" or "skip NAME: why"
+# per test (playwright-core driving Debian's chromium; ./setup.sh installs both).
+browser_tests() {
+	wanted browser/ || [[ -n "${TESTS_FILTER:-}" && browser =~ $TESTS_FILTER ]] || return 0
+	if ! command -v node > /dev/null; then
+		skip browser "no node to drive Chromium (run ./setup.sh)"
+		return
+	fi
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) pass "browser/${line#ok }" ;;
+		"FAIL "*) line=${line#FAIL }; fail "browser/${line%%: *}" "${line#*: }" ;;
+		"skip "*) line=${line#skip }; skip "browser/${line%%: *}" "${line#*: }" ;;
+		*) [[ -n "${TESTS_VERBOSE:-}" ]] && echo "$line" ;;
+		esac
+	done < <(node "$TOP/tests/browser/run.mjs" "$BUILD" "$SCRATCH/browser" 2>&1 ||
+		echo "FAIL browser/run.mjs: exited with status $?")
+}
+
 # --- 3. fuzz regressions ----------------------------------------------------
 
 fuzz_regressions() {
@@ -280,6 +302,7 @@ conformance_example_gz
 conformance_flamegraph_svg
 conformance_difffolded
 golden_cases
+browser_tests
 fuzz_regressions
 source "$TOP/tests/record.sh"
 record_tests

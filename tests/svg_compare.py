@@ -88,13 +88,17 @@ def summarize(path, perl_reference=False):
             title = frame.find(SVG + "title")
             rect = frame.find(SVG + "rect")
             label = frame.find(SVG + "text")
+            # an empty label has no position worth comparing (flamegraph.pl
+            # writes an empty <text> for each frame too narrow for one,
+            # flamekit none)
+            label_text = text_of(label) or ""
             frames.append((
                 text_of(title),
                 number(rect.get("y")), number(rect.get("x")),
                 number(rect.get("width")), number(rect.get("height")), rect.get("fill"),
-                text_of(label) or "",
-                number(label.get("x")) if label is not None else None,
-                number(label.get("y")) if label is not None else None,
+                label_text,
+                number(label.get("x")) if label_text else None,
+                number(label.get("y")) if label_text else None,
             ))
     frames.sort(key=lambda f: tuple(str(v) if not isinstance(v, float) else "%020.3f" % v for v in f[:3]))
     return header, texts, frames

@@ -715,13 +715,17 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 		put_fixed(out, y2 - y1, 1);
 		buf__append_string(out, "\" fill=\"");
 		buf__append_string(out, frame_color(p, o, &source, &cache, n, l->max_delta));
-		buf__append_string(out, "\" rx=\"2\" ry=\"2\"/><text x=\"");
-		put_fixed(out, x1 + 3, 2);
-		buf__append_string(out, "\" y=\"");
-		put_number(out, 3 + (y1 + y2) / 2);
-		buf__append_string(out, "\">");
+		buf__append_string(out, "\" rx=\"2\" ry=\"2\"/>");
+		/* A label only where one fits: an empty <text> per frame would cost
+		 * the browser as much as the rest of a large graph (the script makes
+		 * one when a zoom gives a frame room) */
 		double fit = (x2 - x1) / char_width;
-		if (fit >= 3) {
+		if (fit >= 3 && shown_len > 0) {
+			buf__append_string(out, "<text x=\"");
+			put_fixed(out, x1 + 3, 2);
+			buf__append_string(out, "\" y=\"");
+			put_number(out, 3 + (y1 + y2) / 2);
+			buf__append_string(out, "\">");
 			size_t chars = fit < 1e9 ? (size_t)fit : (size_t)1e9;
 			size_t cut = utf8__offset(name, shown_len, chars);
 			if (cut < shown_len) {
@@ -731,8 +735,9 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 			} else {
 				put_escaped(out, name, shown_len);
 			}
+			buf__append_string(out, "</text>");
 		}
-		buf__append_string(out, href && *href ? "</text></a>\n" : "</text></g>\n");
+		buf__append_string(out, href && *href ? "</a>\n" : "</g>\n");
 		if (out->len >= FLUSH_BYTES) {
 			fwrite(out->data, 1, out->len, stream);
 			buf__reset(out);
