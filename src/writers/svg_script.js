@@ -1,421 +1,601 @@
 // flamekit's flame graph script. The writer defines flamekit_config before
-// this file. Frames are the children of #frames: g (or a) elements holding
-// a title "NAME (COUNT UNIT, P%...)", a rect and a text. Names are only
-// ever read and written as text (textContent), never as markup.
-"use strict";
+// this file (nametype, fontsize, fontwidth, xpad, frameheight, inverted,
+// width, searchcolor). Frames are the children of #frames: g (or a, for
+// --nameattr) elements holding a title "NAME (COUNT UNIT, P%...)", a rect
+// and, where one fits, a text label.
+//
+// How it stays quick on a graph of a million frames:
+// - nothing is read at load; the index (geometry and tree) is built on the
+//   first click, search or key, from one querySelectorAll, into typed arrays;
+//   hovering needs no index at all;
+// - the frames in the file are never changed by a zoom: a zoom hides #frames
+//   with one style change (a clip-path, which also stops it taking events)
+//   and draws the zoomed view as copies in #zoomview. Showing or hiding
+//   200,000 elements one by one costs the browser seconds; this costs one
+//   element plus the copies, and leaving the zoom restores the original view
+//   exactly because it was never touched.
+// Names are only ever read and written as text (textContent), never markup.
+var flamekit = (function (config) {
+	"use strict";
 
-var fk = {
-	cfg: flamekit_config,
-	frames: null,        // the index, built on first use (see frameIndex)
-	root: null,
-	zoomed: null,        // the frame zoomed to, or null
-	term: null,          // the search regex's source, or null
-	ignoreCase: false,
-	selected: null,      // the keyboard's frame
-	el: {}
-};
+	var SVG_NS = "http://www.w3.org/2000/svg";
+	// a zoom leaves out descendants narrower than this (flamegraph.pl's
+	// default --minwidth): invisible, and a zoom need not copy them
+	var MIN_WIDTH = 0.1;
+
+	var el = {};          // details, matched, search, ignorecase, unzoom, frames, svg
+	var ix = null;        // the index (buildIndex)
+	var view = null;      // the zoomed view: { pos, g, byPos: Map pos -> copy }
+	var term = null;      // the search's regular expression (source), or null
+	var ignoreCase = false;
+	var selected = -1;    // the keyboard's frame, or -1
+	var restoring = false; // the view is being set from the URL: leave the URL alone
+
+	function init() {
+		var ids = ["details", "matched", "search", "ignorecase", "unzoom", "frames"];
+		for (var i = 0; i < ids.length; i++)
+			el[ids[i]] = document.getElementById(ids[i]);
+		el.svg = document.documentElement;
+		if (!el.frames)
+			return;
+		el.svg.addEventListener("mouseover", function (e) {
+			var g = groupOf(e.target);
+			if (g)
+				el.details.textContent = config.nametype + " " + titleOf(g);
+		});
+		el.svg.addEventListener("mouseout", function (e) {
+			if (groupOf(e.target))
+				showDetails(selected);
+		});
+		el.svg.addEventListener("click", onClick);
+		window.addEventListener("keydown", onKey);
+		window.addEventListener("hashchange", function () {
+			if (location.hash !== hashOfState())
+				restoreState();
+		});
+		restoreState();
+	}
+
+	// --- frames in the document -------------------------------------------------
+
+	function childByTag(node, tag) {
+		for (var c = node.firstElementChild; c; c = c.nextElementSibling)
+			if (c.localName === tag)
+				return c;
+		return null;
+	}
+
+	// The frame group (a child of #frames or of #zoomview) a node is in, or null.
+	function groupOf(node) {
+		for (; node && node.parentNode; node = node.parentNode) {
+			var p = node.parentNode;
+			if (p === el.frames || (view && p === view.g))
+				return node;
+		}
+		return null;
+	}
+
+	function titleOf(g) {
+		var title = childByTag(g, "title");
+		return title ? title.textContent : "";
+	}
+
+	// "NAME (1,234 samples, 1.23%)" -> NAME; the last " (" starts the counts
+	function nameOfTitle(info) {
+		var open = info.lastIndexOf(" (");
+		return open >= 0 ? info.substring(0, open) : info;
+	}
+
+	function samplesOfTitle(info) {
+		var open = info.lastIndexOf(" (");
+		var n = open >= 0 ? parseFloat(info.substring(open + 2).replace(/,/g, "")) : NaN;
+		return isNaN(n) ? 0 : n;
+	}
+
+	// --- the index ----------------------------------------------------------------
+
+	// Frames are numbered in the order of a depth-first walk, children left to
+	// right ("pos"): sorted by x, then depth. A frame's subtree is then the
+	// run pos .. end[pos]-1. The tree comes from the geometry alone: depth
+	// from y, and a frame's parent is the last frame nearer the root before it
+	// in that order (frames at one depth do not overlap, and a frame lies
+	// within its parent). Frames narrower than the x attributes' 0.1 px
+	// resolution (drawn only with --minwidth below 0.1) can tie on x; one may
+	// then hang under a neighbour of its parent: drawn out of place in a deep
+	// zoom, but no sample is counted twice.
+	function buildIndex() {
+		if (ix)
+			return ix;
+		var rects = el.frames.querySelectorAll(":scope > * > rect");
+		var n = rects.length, i;
+		var x0 = new Float64Array(n), y0 = new Float64Array(n), w0 = new Float64Array(n);
+		for (i = 0; i < n; i++) {
+			x0[i] = parseFloat(rects[i].getAttribute("x"));
+			y0[i] = parseFloat(rects[i].getAttribute("y"));
+			w0[i] = parseFloat(rects[i].getAttribute("width"));
+		}
+		// the root: the widest frame, the one nearest the base among equals
+		var rootDom = 0;
+		for (i = 1; i < n; i++)
+			if (w0[i] > w0[rootDom] || (w0[i] === w0[rootDom] &&
+			    (config.inverted ? y0[i] < y0[rootDom] : y0[i] > y0[rootDom])))
+				rootDom = i;
+		var rootY = n ? y0[rootDom] : 0;
+		var d0 = new Int32Array(n);
+		for (i = 0; i < n; i++)
+			d0[i] = Math.round(Math.abs(y0[i] - rootY) / config.frameheight);
+		var order = new Int32Array(n), sorted = true;
+		for (i = 0; i < n; i++) {
+			order[i] = i;
+			if (i && (x0[i] < x0[i - 1] || (x0[i] === x0[i - 1] && d0[i] < d0[i - 1])))
+				sorted = false;
+		}
+		if (!sorted)  // flamekit writes this order; other writers may not
+			order.sort(function (a, b) { return x0[a] - x0[b] || d0[a] - d0[b] || a - b; });
+		var t = {
+			n: n, rects: rects, dom: order,
+			x: new Float64Array(n), w: new Float64Array(n), y: new Float64Array(n),
+			depth: new Int32Array(n), parent: new Int32Array(n), end: new Int32Array(n),
+			root: -1,
+			names: new Array(n),          // undefined until read (readTitle)
+			samples: new Float64Array(n), // with names: read when names[p] is
+			fill: [],                     // original fills, kept when a search changes one
+			matches: new Uint8Array(n)
+		};
+		var stack = [];
+		for (var p = 0; p < n; p++) {
+			var d = order[p];
+			t.x[p] = x0[d];
+			t.w[p] = w0[d];
+			t.y[p] = y0[d];
+			t.depth[p] = d0[d];
+			if (d === rootDom)
+				t.root = p;
+			while (stack.length && t.depth[stack[stack.length - 1]] >= t.depth[p])
+				t.end[stack.pop()] = p;
+			t.parent[p] = stack.length ? stack[stack.length - 1] : -1;
+			stack.push(p);
+		}
+		while (stack.length)
+			t.end[stack.pop()] = n;
+		ix = t;
+		return t;
+	}
+
+	function groupAt(p) {
+		return ix.rects[ix.dom[p]].parentNode;
+	}
+
+	// A frame's name and samples, read from its title on first use.
+	function readTitle(p) {
+		var info = titleOf(groupAt(p));
+		ix.names[p] = nameOfTitle(info);
+		ix.samples[p] = samplesOfTitle(info);
+	}
+
+	function nameOf(p) {
+		if (ix.names[p] === undefined)
+			readTitle(p);
+		return ix.names[p];
+	}
+
+	function samplesOf(p) {
+		if (ix.names[p] === undefined)
+			readTitle(p);
+		return ix.samples[p];
+	}
+
+	function depthOfY(y) {
+		return Math.round(Math.abs(y - ix.y[ix.root]) / config.frameheight);
+	}
+
+	// The frame whose rect has these x and y attributes (and is `rect`, if
+	// given): a binary search over the (x, depth) order.
+	function find(x, y, rect) {
+		var d = depthOfY(y), lo = 0, hi = ix.n;
+		while (lo < hi) {
+			var mid = (lo + hi) >> 1;
+			if (ix.x[mid] < x || (ix.x[mid] === x && ix.depth[mid] < d))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (var p = lo; p < ix.n && ix.x[p] === x && ix.depth[p] === d; p++)
+			if (!rect || ix.rects[ix.dom[p]] === rect)
+				return p;
+		return -1;
+	}
+
+	// The frame a group shows: a copy knows it; an original is looked up.
+	function posOf(g) {
+		if (view && g.parentNode === view.g)
+			return view.posOfCopy.get(g);
+		buildIndex();
+		var rect = childByTag(g, "rect");
+		if (!rect)
+			return -1;
+		return find(parseFloat(rect.getAttribute("x")), parseFloat(rect.getAttribute("y")), rect);
+	}
+
+	// The element the frame is drawn by now, or null when hidden by a zoom.
+	function shownGroup(p) {
+		if (view)
+			return view.byPos.get(p) || null;
+		return groupAt(p);
+	}
+
+	// --- drawing ---------------------------------------------------------------
+
+	// flamegraph.pl's label rule: as many characters as fit, ".." when cut.
+	function fitLabel(name, width) {
+		var chars = Math.floor(width / (config.fontsize * config.fontwidth));
+		if (chars < 3)
+			return "";
+		var letters = /^[\x00-\x7f]*$/.test(name) ? null : Array.from(name);
+		var length = letters ? letters.length : name.length;
+		if (length <= chars)
+			return name;
+		return (letters ? letters.slice(0, chars - 2).join("") : name.substring(0, chars - 2)) + "..";
+	}
+
+	function showDetails(p) {
+		el.details.textContent = p >= 0 ? config.nametype + " " + titleOf(groupAt(p)) : " ";
+	}
+
+	// A copy of frame p at x, w wide, for the zoomed view.
+	function drawCopy(p, x, w, className) {
+		var g = groupAt(p).cloneNode(true), rect = childByTag(g, "rect"), text = childByTag(g, "text");
+		var label = fitLabel(nameOf(p), w);
+		rect.setAttribute("x", x.toFixed(1));
+		rect.setAttribute("width", w.toFixed(1));
+		if (!text && label) {
+			// the writer leaves out labels that do not fit: make one
+			text = document.createElementNS(SVG_NS, "text");
+			text.setAttribute("y", String(ix.y[p] + (config.frameheight - 1) / 2 + 3));
+			g.insertBefore(text, rect.nextSibling);
+		}
+		if (text) {
+			text.setAttribute("x", (x + 3).toFixed(2));
+			text.textContent = label;
+		}
+		if (className)
+			g.classList.add(className);
+		view.g.appendChild(g);
+		view.byPos.set(p, g);
+		view.posOfCopy.set(g, p);
+	}
+
+	// Zoom to frame p: it fills the width, its descendants scale with it, its
+	// ancestors stay full width (dimmed), the rest is hidden. p = -1 or the
+	// root: the original view.
+	//
+	// Widths come from the titles' sample counts, which are exact; the file's
+	// x and width attributes are rounded to 0.1 px, which a zoom of 1000x would
+	// make 100 px. A frame that starts where its previous sibling (or its
+	// parent) starts, as far as that rounding tells, is put exactly there; any
+	// other is placed by its attributes, never over its previous sibling and
+	// never past its parent's end.
+	function zoom(p) {
+		buildIndex();
+		if (p === ix.root)
+			p = -1;
+		if (view) {
+			view.g.parentNode.removeChild(view.g);
+			view = null;
+		}
+		if (p >= 0) {
+			var pad = config.xpad, full = config.width - 2 * pad;
+			view = { pos: p, g: document.createElementNS(SVG_NS, "g"), byPos: new Map(), posOfCopy: new Map() };
+			view.g.id = "zoomview";
+			for (var a = ix.parent[p]; a >= 0; a = ix.parent[a])
+				drawCopy(a, pad, full, "parent");
+			var size = ix.end[p] - p, X = new Float64Array(size), W = new Float64Array(size);
+			var last = new Int32Array(size).fill(-1);  // the last child placed, per parent
+			var total = samplesOf(p), perSample = full / total, ratio = full / ix.w[p];
+			X[0] = pad;
+			W[0] = full;
+			drawCopy(p, pad, full, null);
+			for (var q = p + 1; q < ix.end[p];) {
+				var r = ix.parent[q] - p, prev = last[r], i = q - p, s = total > 0 ? samplesOf(q) : 0;
+				last[r] = i;
+				var w = s > 0 ? s * perSample : ix.w[q] * ratio, lo, fileLo;
+				if (prev >= 0) {
+					lo = X[prev] + W[prev];
+					fileLo = ix.x[prev + p] + ix.w[prev + p];
+				} else {
+					lo = X[r];
+					fileLo = ix.x[r + p];
+				}
+				var x = ix.x[q] - fileLo <= 0.1 ? lo : Math.max(lo, X[r] + (ix.x[q] - ix.x[r + p]) * ratio);
+				X[i] = x = Math.min(x, X[r] + W[r] - w);
+				W[i] = w;
+				if (w < MIN_WIDTH) {
+					q = ix.end[q];  // its descendants are narrower still
+					continue;
+				}
+				drawCopy(q, x, w, null);
+				q++;
+			}
+			el.frames.parentNode.insertBefore(view.g, el.frames.nextSibling);
+		}
+		el.frames.classList.toggle("zoomed", p >= 0);
+		el.unzoom.classList.toggle("hide", p < 0);
+		if (selected >= 0 && !shownGroup(selected))
+			select(p >= 0 ? p : ix.root);
+		updateMatched();
+		saveState();
+	}
+
+	// --- search ----------------------------------------------------------------
+
+	function paintMatch(p) {
+		var fill = ix.matches[p] ? config.searchcolor : ix.fill[p];
+		var groups = [groupAt(p), view && view.byPos.get(p)];
+		for (var i = 0; i < groups.length; i++) {
+			var rect = groups[i] && childByTag(groups[i], "rect");
+			if (rect && fill !== null)
+				rect.setAttribute("fill", fill);
+			else if (rect)
+				rect.removeAttribute("fill");
+		}
+	}
+
+	// Marks the frames whose names match; only frames that change are touched.
+	function setMatches(re) {
+		buildIndex();
+		for (var p = 0; p < ix.n; p++) {
+			var m = re && re.test(nameOf(p)) ? 1 : 0;
+			if (m === ix.matches[p])
+				continue;
+			if (ix.fill[p] === undefined)
+				ix.fill[p] = childByTag(groupAt(p), "rect").getAttribute("fill");
+			ix.matches[p] = m;
+			paintMatch(p);
+		}
+	}
+
+	function search(source) {
+		var re;
+		try {
+			re = new RegExp(source, ignoreCase ? "i" : "");
+		} catch (err) {
+			el.matched.textContent = "Invalid regular expression: " + source;
+			return;
+		}
+		term = source;
+		setMatches(re);
+		el.search.classList.add("show");
+		el.search.textContent = "Reset Search";
+		updateMatched();
+		saveState();
+	}
+
+	function resetSearch() {
+		term = null;
+		setMatches(null);
+		el.search.classList.remove("show");
+		el.search.textContent = "Search";
+		updateMatched();
+		saveState();
+	}
+
+	// The share of the view's samples under matching frames: each sample
+	// counts once however many matching frames are above it, and in a zoom it
+	// is a share of the zoomed frame's samples (all of them when it or one of
+	// its callers matches).
+	function matchedShare() {
+		var scope = view ? view.pos : ix.root;
+		if (scope < 0)
+			return 0;
+		for (var a = scope; a >= 0; a = ix.parent[a])
+			if (ix.matches[a])
+				return 100;
+		var matched = 0, total = samplesOf(scope);
+		for (var p = scope + 1; p < ix.end[scope];) {
+			if (ix.matches[p]) {
+				matched += samplesOf(p);
+				p = ix.end[p];
+			} else {
+				p++;
+			}
+		}
+		return total > 0 ? Math.min(100, 100 * matched / total) : 0;
+	}
+
+	function updateMatched() {
+		if (term === null) {
+			el.matched.textContent = " ";
+			return;
+		}
+		var share = matchedShare();
+		el.matched.textContent = "Matched: " + (share === 100 ? "100" : share.toFixed(1)) + "%";
+	}
+
+	function promptSearch() {
+		var answer = window.prompt("Search for frames whose name matches a regular expression"
+			+ (ignoreCase ? " (ignoring case)" : ""), term === null ? "" : term);
+		if (answer)
+			search(answer);
+	}
+
+	function toggleIgnoreCase() {
+		ignoreCase = !ignoreCase;
+		el.ignorecase.classList.toggle("show", ignoreCase);
+		if (term !== null)
+			search(term);
+		else
+			saveState();
+	}
+
+	// --- the view in the URL fragment: #zoom=X,Y&search=REGEX&ic=1 -----------------
+	// X,Y are the zoomed frame's rect attributes as written in the file.
+
+	function hashOfState() {
+		var parts = [];
+		if (view) {
+			var rect = childByTag(groupAt(view.pos), "rect");
+			parts.push("zoom=" + encodeURIComponent(rect.getAttribute("x") + "," + rect.getAttribute("y")));
+		}
+		if (term !== null)
+			parts.push("search=" + encodeURIComponent(term));
+		if (ignoreCase)
+			parts.push("ic=1");
+		return parts.length ? "#" + parts.join("&") : "";
+	}
+
+	function saveState() {
+		if (restoring)
+			return;
+		var hash = hashOfState();
+		if (hash === location.hash)
+			return;
+		try {
+			history.replaceState(history.state, "", location.href.split("#")[0] + hash);
+		} catch (err) {
+			// some browsers refuse replaceState on file:// URLs
+			location.replace(hash || "#");
+		}
+	}
+
+	function restoreState() {
+		var state = {}, parts = location.hash.replace(/^#/, "").split("&");
+		for (var i = 0; i < parts.length; i++) {
+			var eq = parts[i].indexOf("=");
+			if (eq <= 0)
+				continue;
+			try {
+				state[parts[i].substring(0, eq)] = decodeURIComponent(parts[i].substring(eq + 1));
+			} catch (err) {
+				// a malformed %-escape: ignore that part
+			}
+		}
+		if ((state.ic === "1") !== ignoreCase) {
+			ignoreCase = !ignoreCase;
+			el.ignorecase.classList.toggle("show", ignoreCase);
+		}
+		var target = -1;
+		if (state.zoom) {
+			buildIndex();
+			var xy = state.zoom.split(",");
+			target = find(parseFloat(xy[0]), parseFloat(xy[1]), null);
+		}
+		restoring = true;
+		try {
+			if (target >= 0 || view)
+				zoom(target);
+			if (state.search)
+				search(state.search);
+			else if (term !== null)
+				resetSearch();
+			else
+				updateMatched();
+		} finally {
+			restoring = false;
+		}
+	}
+
+	// --- mouse and keys ----------------------------------------------------------
+
+	function onClick(e) {
+		var g = groupOf(e.target);
+		if (g) {
+			if (g.localName === "a" && !e.ctrlKey)
+				return;  // a --nameattr link: follow it (Ctrl-click zooms)
+			e.preventDefault();
+			var p = posOf(g);
+			if (p >= 0)
+				zoom(p);
+			return;
+		}
+		var id = e.target.id;
+		if (id === "unzoom")
+			zoom(-1);
+		else if (id === "search")
+			term === null ? promptSearch() : resetSearch();
+		else if (id === "ignorecase")
+			toggleIgnoreCase();
+	}
+
+	function select(p) {
+		if (selected >= 0) {
+			groupAt(selected).classList.remove("selected");
+			var old = view && view.byPos.get(selected);
+			if (old)
+				old.classList.remove("selected");
+		}
+		selected = p;
+		if (p >= 0) {
+			groupAt(p).classList.add("selected");
+			var shown = shownGroup(p);
+			if (shown)
+				shown.classList.add("selected");
+		}
+		showDetails(p);
+	}
+
+	// The nearest shown frame at p's depth to the left (dir -1) or right (+1).
+	function neighbour(p, dir) {
+		for (var q = p + dir; q >= 0 && q < ix.n; q += dir)
+			if (ix.depth[q] === ix.depth[p] && shownGroup(q))
+				return q;
+		return -1;
+	}
+
+	function widestChild(p) {
+		var best = -1;
+		for (var q = p + 1; q < ix.end[p]; q = ix.end[q])
+			if (shownGroup(q) && (best < 0 || ix.w[q] > ix.w[best]))
+				best = q;
+		return best;
+	}
+
+	function onKey(e) {
+		var key = e.key;
+		if ((e.ctrlKey || e.metaKey) && !e.altKey && (key === "f" || key === "F")) {
+			e.preventDefault();
+			promptSearch();
+			return;
+		}
+		if (e.ctrlKey && !e.altKey && (key === "i" || key === "I")) {
+			e.preventDefault();
+			toggleIgnoreCase();
+			return;
+		}
+		if (e.ctrlKey || e.metaKey || e.altKey)
+			return;
+		if (key === "/" || key === "F3") {
+			e.preventDefault();
+			promptSearch();
+		} else if (key === "Escape") {
+			if (view)
+				zoom(-1);
+			else if (term !== null)
+				resetSearch();
+			else if (selected >= 0)
+				select(-1);
+		} else if (key === "Enter") {
+			if (selected >= 0)
+				zoom(selected);
+		} else if (/^Arrow(Left|Right|Up|Down)$/.test(key)) {
+			e.preventDefault();
+			buildIndex();
+			var next;
+			if (selected < 0 || !shownGroup(selected))
+				next = view ? view.pos : ix.root;
+			else if (key === "ArrowLeft" || key === "ArrowRight")
+				next = neighbour(selected, key === "ArrowLeft" ? -1 : 1);
+			else if ((key === "ArrowUp") !== Boolean(config.inverted))
+				next = widestChild(selected);  // visually up: toward the leaves
+			else
+				next = ix.parent[selected];
+			if (next >= 0)
+				select(next);
+		}
+	}
+
+	return { init: init };
+})(flamekit_config);
 
 function init(evt) {
-	var ids = ["details", "matched", "search", "ignorecase", "unzoom", "frames"];
-	for (var i = 0; i < ids.length; i++)
-		fk.el[ids[i]] = document.getElementById(ids[i]);
-	fk.el.svg = document.documentElement;
-	fk.el.frames.addEventListener("mouseover", function (e) {
-		var f = frameOf(e.target);
-		if (f) showDetails(f);
-	});
-	fk.el.frames.addEventListener("mouseout", function (e) {
-		if (frameOf(e.target)) showDetails(fk.selected);
-	});
-	fk.el.svg.addEventListener("click", onClick);
-	window.addEventListener("keydown", onKey);
-	restoreFromUrl();
-}
-
-// --- the index of frames ---------------------------------------------------
-
-// The g (or a) element of the frame an event target is in, or null.
-function groupOf(node) {
-	while (node && node.parentNode !== fk.el.frames) {
-		if (node === fk.el.svg || !node.parentNode)
-			return null;
-		node = node.parentNode;
-	}
-	return node || null;
-}
-
-function frameOf(node) {
-	var g = groupOf(node);
-	if (!g)
-		return null;
-	frameIndex();
-	return g.fkFrame || null;
-}
-
-function childByTag(node, tag) {
-	for (var c = node.firstElementChild; c; c = c.nextElementSibling)
-		if (c.localName === tag)
-			return c;
-	return null;
-}
-
-// Every frame, in depth-first order (parents first, children left to right),
-// with its parent, the end of its subtree in that order, its name, count and
-// original geometry. Built once, on the first interaction.
-function frameIndex() {
-	if (fk.frames)
-		return fk.frames;
-	var list = [], g, height = fk.cfg.frameheight;
-	for (g = fk.el.frames.firstElementChild; g; g = g.nextElementSibling) {
-		var rect = childByTag(g, "rect"), title = childByTag(g, "title");
-		if (!rect || !title)
-			continue;
-		var text = childByTag(g, "text"), info = title.textContent;
-		var open = info.lastIndexOf(" (");
-		var f = {
-			g: g, rect: rect, text: text, info: info,
-			name: open >= 0 ? info.substring(0, open) : info,
-			samples: open >= 0 ? parseFloat(info.substring(open + 2).replace(/,/g, "")) : 0,
-			x: parseFloat(rect.getAttribute("x")),
-			w: parseFloat(rect.getAttribute("width")),
-			y: parseFloat(rect.getAttribute("y")),
-			xText: rect.getAttribute("x"), yText: rect.getAttribute("y"),
-			fill: rect.getAttribute("fill"),
-			label: text ? text.textContent : "",
-			depth: 0, parent: null, index: 0, end: 0, matches: false
-		};
-		g.fkFrame = f;
-		list.push(f);
-	}
-	// the root is the widest frame nearest the base; depth counts from it
-	var root = list[0];
-	for (var i = 1; i < list.length; i++)
-		if (list[i].w > root.w || (list[i].w === root.w &&
-		    (fk.cfg.inverted ? list[i].y < root.y : list[i].y > root.y)))
-			root = list[i];
-	for (i = 0; i < list.length; i++)
-		list[i].depth = Math.round(Math.abs(list[i].y - root.y) / height);
-	var byPosition = function (a, b) { return a.x - b.x || a.depth - b.depth; };
-	for (i = 1; i < list.length && byPosition(list[i - 1], list[i]) <= 0; i++)
-		;
-	if (i < list.length)  // flamekit writes them in this order; others may not
-		list.sort(byPosition);
-	var stack = [];
-	for (i = 0; i < list.length; i++) {
-		var f = list[i];
-		f.index = i;
-		while (stack.length) {
-			var top = stack[stack.length - 1];
-			if (top.depth < f.depth && f.x < top.x + top.w - 0.01)
-				break;
-			top.end = i;
-			stack.pop();
-		}
-		f.parent = stack.length ? stack[stack.length - 1] : null;
-		stack.push(f);
-	}
-	while (stack.length)
-		stack.pop().end = list.length;
-	fk.frames = list;
-	fk.root = root;
-	return list;
-}
-
-// --- drawing ---------------------------------------------------------------
-
-// flamegraph.pl's label rule: as many characters as fit, ".." when cut.
-function fitLabel(name, width) {
-	var chars = Math.floor(width / (fk.cfg.fontsize * fk.cfg.fontwidth));
-	if (chars < 3)
-		return "";
-	var letters = /^[\x00-\x7f]*$/.test(name) ? null : Array.from(name);
-	var length = letters ? letters.length : name.length;
-	if (length <= chars)
-		return name;
-	return (letters ? letters.slice(0, chars - 2).join("") : name.substring(0, chars - 2)) + "..";
-}
-
-function place(f, x, w, label) {
-	f.rect.setAttribute("x", x.toFixed(1));
-	f.rect.setAttribute("width", w.toFixed(1));
-	if (!f.text && label) {
-		// the writer leaves out labels that do not fit: make one now
-		f.text = document.createElementNS("http://www.w3.org/2000/svg", "text");
-		f.text.setAttribute("y", String(f.y + (fk.cfg.frameheight - 1) / 2 + 3));
-		f.rect.parentNode.insertBefore(f.text, f.rect.nextSibling);
-	}
-	if (f.text) {
-		f.text.setAttribute("x", (x + 3).toFixed(2));
-		if (f.text.textContent !== label)
-			f.text.textContent = label;
-	}
-}
-
-function showDetails(f) {
-	fk.el.details.textContent = f ? fk.cfg.nametype + " " + f.info : " ";
-}
-
-function isAncestor(a, f) {
-	for (var p = f.parent; p; p = p.parent)
-		if (p === a)
-			return true;
-	return false;
-}
-
-// Zoom to f: its subtree fills the width, its ancestors stay (dimmed), the
-// rest is hidden (by one class on #frames: a zoom touches only the frames it
-// shows, not every frame of a large graph). f null or the root: the
-// original view.
-function zoom(f) {
-	var list = frameIndex();
-	if (f === fk.root)
-		f = null;
-	var touched = fk.touched || [];
-	for (var i = 0; i < touched.length; i++) {
-		var g = touched[i];
-		g.g.classList.remove("shown", "parent");
-		place(g, g.x, g.w, g.label);
-	}
-	fk.touched = [];
-	fk.zoomed = f;
-	if (f) {
-		var pad = fk.cfg.xpad, full = fk.cfg.width - 2 * pad, ratio = full / f.w;
-		for (i = f.index; i < f.end; i++) {
-			var w = list[i].w * ratio;
-			list[i].g.classList.add("shown");
-			place(list[i], pad + (list[i].x - f.x) * ratio, w, fitLabel(list[i].name, w));
-			fk.touched.push(list[i]);
-		}
-		for (var p = f.parent; p; p = p.parent) {
-			p.g.classList.add("shown", "parent");
-			place(p, pad, full, fitLabel(p.name, full));
-			fk.touched.push(p);
-		}
-	}
-	fk.el.frames.classList.toggle("zoomed", Boolean(f));
-	fk.el.unzoom.classList.toggle("hide", !f);
-	if (fk.selected && !visible(fk.selected))
-		select(f);
-	updateMatched();
-	saveToUrl();
-}
-
-// --- search ----------------------------------------------------------------
-
-function search(term) {
-	var list = frameIndex(), re;
-	try {
-		re = new RegExp(term, fk.ignoreCase ? "i" : "");
-	} catch (err) {
-		fk.el.matched.textContent = "Invalid regex";
-		return;
-	}
-	fk.term = term;
-	for (var i = 0; i < list.length; i++) {
-		var f = list[i];
-		f.matches = re.test(f.name);
-		f.rect.setAttribute("fill", f.matches ? fk.cfg.searchcolor : f.fill);
-	}
-	fk.el.search.classList.add("show");
-	fk.el.search.textContent = "Reset Search";
-	updateMatched();
-	saveToUrl();
-}
-
-function resetSearch() {
-	var list = frameIndex();
-	fk.term = null;
-	for (var i = 0; i < list.length; i++) {
-		list[i].matches = false;
-		list[i].rect.setAttribute("fill", list[i].fill);
-	}
-	fk.el.search.classList.remove("show");
-	fk.el.search.textContent = "Search";
-	updateMatched();
-	saveToUrl();
-}
-
-// The share of the view's samples under matching frames: each sample counts
-// once however many matching frames are above it, and in a zoom the share
-// is of the zoomed frame (all of it when it or a caller matches).
-function updateMatched() {
-	if (fk.term === null) {
-		fk.el.matched.textContent = " ";
-		return;
-	}
-	var list = frameIndex(), scope = fk.zoomed || fk.root, matched = 0, covered = false;
-	for (var p = scope; p; p = p.parent)
-		covered = covered || p.matches;
-	if (covered)
-		matched = scope.samples;
-	for (var i = scope.index; i < scope.end && !covered;) {
-		if (list[i].matches) {
-			matched += list[i].samples;
-			i = list[i].end;
-		} else {
-			i++;
-		}
-	}
-	var share = scope.samples ? 100 * matched / scope.samples : 0;
-	fk.el.matched.textContent = "Matched: " + (share === 100 ? "100" : share.toFixed(1)) + "%";
-}
-
-function promptSearch() {
-	var term = window.prompt("Search for a frame name (a regular expression, e.g. ^ext4_)",
-				 fk.term === null ? "" : fk.term);
-	if (term)
-		search(term);
-}
-
-function toggleIgnoreCase() {
-	fk.ignoreCase = !fk.ignoreCase;
-	fk.el.ignorecase.classList.toggle("show", fk.ignoreCase);
-	if (fk.term !== null)
-		search(fk.term);
-	else
-		saveToUrl();
-}
-
-// --- the URL fragment: #zoom=X,Y&search=TERM&ic=1 ---------------------------
-
-function saveToUrl() {
-	var parts = [];
-	if (fk.zoomed)
-		parts.push("zoom=" + encodeURIComponent(fk.zoomed.xText + "," + fk.zoomed.yText));
-	if (fk.term !== null)
-		parts.push("search=" + encodeURIComponent(fk.term));
-	if (fk.ignoreCase)
-		parts.push("ic=1");
-	var hash = parts.length ? "#" + parts.join("&") : "";
-	var url = location.href.split("#")[0] + hash;
-	try {
-		history.replaceState(null, "", url);
-	} catch (err) {
-		location.replace(hash || "#");
-	}
-}
-
-function restoreFromUrl() {
-	var hash = location.hash.replace(/^#/, ""), state = {};
-	if (!hash)
-		return;
-	var parts = hash.split("&");
-	for (var i = 0; i < parts.length; i++) {
-		var eq = parts[i].indexOf("=");
-		if (eq > 0)
-			state[parts[i].substring(0, eq)] = decodeURIComponent(parts[i].substring(eq + 1));
-	}
-	if (state.ic === "1") {
-		fk.ignoreCase = true;
-		fk.el.ignorecase.classList.add("show");
-	}
-	if (state.zoom) {
-		var list = frameIndex();
-		for (i = 0; i < list.length; i++)
-			if (list[i].xText + "," + list[i].yText === state.zoom) {
-				zoom(list[i]);
-				break;
-			}
-	}
-	if (state.search !== undefined)
-		search(state.search);
-}
-
-// --- mouse and keys ----------------------------------------------------------
-
-function onClick(e) {
-	var f = frameOf(e.target);
-	if (f) {
-		if (f.g.localName === "a" && !e.ctrlKey)
-			return;  // a --nameattr link: follow it
-		e.preventDefault();
-		select(f);
-		zoom(f);
-		return;
-	}
-	var id = e.target.id || (e.target.parentNode && e.target.parentNode.id);
-	if (id === "unzoom")
-		zoom(null);
-	else if (id === "search")
-		fk.term === null ? promptSearch() : resetSearch();
-	else if (id === "ignorecase")
-		toggleIgnoreCase();
-}
-
-function select(f) {
-	if (fk.selected)
-		fk.selected.g.classList.remove("selected");
-	fk.selected = f || null;
-	if (f)
-		f.g.classList.add("selected");
-	showDetails(f);
-}
-
-function visible(f) {
-	return !fk.zoomed || f.g.classList.contains("shown");
-}
-
-// The visible frame at f's depth nearest to its left (dir -1) or right (+1).
-function neighbour(f, dir) {
-	var list = frameIndex(), best = null;
-	for (var i = 0; i < list.length; i++) {
-		var g = list[i];
-		if (g.depth !== f.depth || g === f || !visible(g) || (g.x - f.x) * dir <= 0)
-			continue;
-		if (!best || (g.x - best.x) * dir < 0)
-			best = g;
-	}
-	return best;
-}
-
-// The widest visible child of f.
-function widestChild(f) {
-	var list = frameIndex(), best = null;
-	for (var i = f.index + 1; i < f.end; i = list[i].end)
-		if (visible(list[i]) && (!best || list[i].w > best.w))
-			best = list[i];
-	return best;
-}
-
-function onKey(e) {
-	var key = e.key;
-	if ((e.ctrlKey || e.metaKey) && (key === "f" || key === "F")) {
-		e.preventDefault();
-		promptSearch();
-		return;
-	}
-	if (e.ctrlKey && (key === "i" || key === "I")) {
-		e.preventDefault();
-		toggleIgnoreCase();
-		return;
-	}
-	if (e.ctrlKey || e.metaKey || e.altKey)
-		return;
-	if (key === "/" || key === "F3") {
-		e.preventDefault();
-		promptSearch();
-	} else if (key === "Escape") {
-		if (fk.zoomed)
-			zoom(null);
-		else if (fk.term !== null)
-			resetSearch();
-		else
-			select(null);
-	} else if (key === "Enter" && fk.selected) {
-		zoom(fk.selected);
-	} else if (/^Arrow/.test(key)) {
-		e.preventDefault();
-		frameIndex();
-		var f = fk.selected, next = null;
-		if (!f) {
-			next = fk.zoomed || fk.root;
-		} else if (key === "ArrowLeft" || key === "ArrowRight") {
-			next = neighbour(f, key === "ArrowLeft" ? -1 : 1);
-		} else {
-			var towardLeaves = (key === "ArrowUp") !== Boolean(fk.cfg.inverted);
-			next = towardLeaves ? widestChild(f) : f.parent;
-		}
-		if (next)
-			select(next);
-	}
+	flamekit.init(evt);
 }
