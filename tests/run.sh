@@ -7,8 +7,10 @@
 # 2. golden cases: tests/cases/NAME.sh is a command run by bash in a scratch
 #    directory, with build/ first on PATH and $DATA = tests/data; its stdout,
 #    stderr and exit status must equal tests/golden/NAME.{out,err,exit};
-# 3. fuzz regressions: every input in tests/fuzz/regressions/TARGET/ replayed;
-# 4. record: the BPF profiler against a workload with a known profile
+# 3. browser: the SVG's script in headless Chromium (tests/browser/run.mjs;
+#    skipped, with the reason, without node, playwright-core or chromium);
+# 4. fuzz regressions: every input in tests/fuzz/regressions/TARGET/ replayed;
+# 5. record: the BPF profiler against a workload with a known profile
 #    (tests/record.sh; needs root, skipped with the reason elsewhere).
 #
 # Ends with "tests: N passed, N failed, N skipped"; exits 1 on any failure.
@@ -253,29 +255,33 @@ golden_cases() {
 	done
 }
 
-# --- browser: the SVG's script in headless Chromium --------------------------
+# --- 3. browser: the SVG's script in headless Chromium -----------------------
 
-# tests/browser/run.mjs prints "ok NAME", "FAIL NAME: why" or "skip NAME: why"
-# per test (playwright-core driving Debian's chromium; ./setup.sh installs both).
+# tests/browser/run.mjs (playwright-core driving Debian's chromium; ./setup.sh
+# installs both) prints "ok NAME", "FAIL NAME: why" or "skip NAME: why" per
+# test, with ids browser/NAME, and "# ..." notes, shown as they are (the large
+# graph's times). It applies TESTS_FILTER itself, so that a filter without
+# browser tests starts no browser; the ids are checked here again.
 browser_tests() {
-	wanted browser/ || [[ -n "${TESTS_FILTER:-}" && browser =~ $TESTS_FILTER ]] || return 0
 	if ! command -v node > /dev/null; then
-		skip browser "no node to drive Chromium (run ./setup.sh)"
+		wanted browser/all && skip browser/all "no node to drive Chromium (run ./setup.sh)"
 		return
 	fi
-	local line
+	local line id status="" last=""
 	while IFS= read -r line; do
 		case $line in
-		"ok "*) pass "browser/${line#ok }" ;;
-		"FAIL "*) line=${line#FAIL }; fail "browser/${line%%: *}" "${line#*: }" ;;
-		"skip "*) line=${line#skip }; skip "browser/${line%%: *}" "${line#*: }" ;;
-		*) [[ -n "${TESTS_VERBOSE:-}" ]] && echo "$line" ;;
+		"ok "*) id=browser/${line#ok }; wanted "$id" && pass "$id" ;;
+		"FAIL "*) line=${line#FAIL }; id=browser/${line%%: *}; wanted "$id" && fail "$id" "${line#*: }" ;;
+		"skip "*) line=${line#skip }; id=browser/${line%%: *}; wanted "$id" && skip "$id" "${line#*: }" ;;
+		"# "*) echo "${line#\# }" ;;
+		"run.mjs exit "*) status=${line#run.mjs exit } ;;
+		*) last=$line; [[ -n "${TESTS_VERBOSE:-}" ]] && echo "$line" ;;
 		esac
-	done < <(node "$TOP/tests/browser/run.mjs" "$BUILD" "$SCRATCH/browser" 2>&1 ||
-		echo "FAIL browser/run.mjs: exited with status $?")
+	done < <(node "$TOP/tests/browser/run.mjs" "$BUILD" "$SCRATCH/browser" 2>&1; echo "run.mjs exit $?")
+	[[ $status == 0 ]] || fail browser/run.mjs "exited with status $status: $last"
 }
 
-# --- 3. fuzz regressions ----------------------------------------------------
+# --- 4. fuzz regressions ----------------------------------------------------
 
 fuzz_regressions() {
 	for dir in "$TOP"/tests/fuzz/regressions/*/; do
