@@ -467,6 +467,58 @@ test("hostile-names", async () => {
 	await page.close();
 });
 
+test("frame-order", async () => {
+	// the script must not rely on the order of the frames in the file
+	const file = join(scratch, "reversed.svg");
+	const svg = readFileSync(fileURLToPath(nestedGraph()), "utf8");
+	const head = svg.indexOf('<g id="frames">\n') + '<g id="frames">\n'.length, tail = svg.lastIndexOf("</g>\n</svg>");
+	const frames = svg.slice(head, tail).split("\n").filter(Boolean);
+	expect(frames.length > 10, `${frames.length} frame lines in the SVG`);
+	writeFileSync(file, svg.slice(0, head) + frames.reverse().join("\n") + "\n" + svg.slice(tail));
+	const page = await open(pathToFileURL(file).href);
+	const original = await shown(page);
+	await clickFrame(page, "compute");
+	const zoomed = await shown(page);
+	expectNear(one(zoomed, "compute").w, full, "compute's width");
+	const ratio = full / samplesUnder(nestedStacks, ["main", "compute"]);
+	expectNear(one(zoomed, "sort").w, samplesUnder(nestedStacks, ["main", "compute", "sort"]) * ratio, "sort's width");
+	expect(named(zoomed, "parse").length === 0, "parse shown in compute's zoom");
+	page.answers.push("^hash$");
+	await page.keyboard.press("/");
+	const want = expectedMatched(nestedStacks, /^hash$/, ["main", "compute"]);
+	expect(await text(page, "matched") === want, `"${await text(page, "matched")}", expected "${want}"`);
+	await page.keyboard.press("Escape");
+	await page.keyboard.press("Escape");
+	sameFrames(await shown(page), original, "after Escape, Escape");
+	expect(page.errors.length === 0, `page errors: ${page.errors}`);
+	await page.close();
+});
+
+test("differential-and-links", async () => {
+	// a differential graph's titles end "; +D%)"; --nameattr frames are links
+	const diff = "main;a;b 10 20\nmain;a;c 30 10\nmain;d 5 5\n";
+	const attrs = join(scratch, "nameattr.txt");
+	writeFileSync(attrs, "a\thref=https://example.invalid/a\ttarget=_top\n");
+	const page = await open(draw("differential", diff, ["--nameattr", attrs]));
+	await hoverFrame(page, "a");
+	const details = await text(page, "details");
+	expect(/^Function: a \(30 samples, 85\.71%; [-+]?\d+\.\d\d%\)$/.test(details), `details "${details}"`);
+	expect(await page.locator("#frames > a").count() === 1, "no link frame");
+	await page.keyboard.down("Control");  // Ctrl-click zooms a link frame
+	await clickFrame(page, "a");
+	await page.keyboard.up("Control");
+	const f = one(await shown(page), "a");
+	expectNear(f.w, full, "a's width after Ctrl-click");
+	expectNear(one(await shown(page), "b").w, full * 20 / 30, "b's width");
+	page.answers.push("^b$");
+	await page.keyboard.press("/");
+	expect(await text(page, "matched") === "Matched: 66.7%", `matched "${await text(page, "matched")}"`);
+	await page.keyboard.press("Escape");
+	expect(await text(page, "matched") === "Matched: 57.1%", `matched "${await text(page, "matched")}" unzoomed`);
+	expect(page.errors.length === 0, `page errors: ${page.errors}`);
+	await page.close();
+});
+
 // Many distinct frames open and the first click zooms. Times are printed,
 // not asserted: the machine may be small and shared.
 const sizes = [200000].concat(process.env.BROWSER_MILLION ? [1000000] : []);
