@@ -8,12 +8,13 @@
 // - nothing is read at load; the index (geometry and tree) is built on the
 //   first click, search or key, from one querySelectorAll, into typed arrays;
 //   hovering needs no index at all;
-// - the frames in the file are never changed by a zoom: a zoom hides #frames
-//   with one style change (a clip-path, which also stops it taking events)
-//   and draws the zoomed view as copies in #zoomview. Showing or hiding
-//   200,000 elements one by one costs the browser seconds; this costs one
-//   element plus the copies, and leaving the zoom restores the original view
-//   exactly because it was never touched.
+// - the frames in the file are never changed by a zoom: a zoom covers them
+//   with a copy of the background (which also takes their mouse events) and
+//   draws the zoomed view as copies in #zoomview on top. Hiding 200,000
+//   elements one by one, or all at once by a style on #frames, costs the
+//   browser seconds (it paints them all again); a cover costs one element,
+//   and leaving the zoom restores the original view exactly because it was
+//   never touched.
 // Names are only ever read and written as text (textContent), never markup.
 var flamekit = (function (config) {
 	"use strict";
@@ -25,7 +26,7 @@ var flamekit = (function (config) {
 
 	var el = {};          // details, matched, search, ignorecase, unzoom, frames, svg
 	var ix = null;        // the index (buildIndex)
-	var view = null;      // the zoomed view: { pos, g, byPos: Map pos -> copy }
+	var view = null;      // the zoomed view: { pos, cover, g, byPos: Map pos -> copy, posOfCopy }
 	var term = null;      // the search's regular expression (source), or null
 	var ignoreCase = false;
 	var selected = -1;    // the keyboard's frame, or -1
@@ -158,6 +159,12 @@ var flamekit = (function (config) {
 		}
 		while (stack.length)
 			t.end[stack.pop()] = n;
+		t.top = Infinity;
+		t.bottom = -Infinity;
+		for (i = 0; i < n; i++) {
+			t.top = Math.min(t.top, y0[i]);
+			t.bottom = Math.max(t.bottom, y0[i] + config.frameheight);
+		}
 		ix = t;
 		return t;
 	}
@@ -242,6 +249,23 @@ var flamekit = (function (config) {
 		el.details.textContent = p >= 0 ? config.nametype + " " + titleOf(groupAt(p)) : " ";
 	}
 
+	// What hides the frames in a zoom: the background rect again, clipped to
+	// the band the frames are drawn in (the same gradient, so no seam), or,
+	// in a file without one, a clip of #frames itself.
+	function makeCover() {
+		var background = el.svg.querySelector(":scope > rect");
+		if (!background || !ix.n)
+			return null;
+		var cover = background.cloneNode(false);
+		var y = parseFloat(background.getAttribute("y")) || 0;
+		var height = parseFloat(background.getAttribute("height"));
+		cover.removeAttribute("id");
+		cover.setAttribute("class", "cover");
+		cover.style.clipPath = "inset(" + Math.max(0, ix.top - y) + "px 0 " +
+			Math.max(0, y + height - ix.bottom) + "px 0)";
+		return cover;
+	}
+
 	// A copy of frame p at x, w wide, for the zoomed view.
 	function drawCopy(p, x, w, className) {
 		var g = groupAt(p).cloneNode(true), rect = childByTag(g, "rect"), text = childByTag(g, "text");
@@ -281,11 +305,16 @@ var flamekit = (function (config) {
 			p = -1;
 		if (view) {
 			view.g.parentNode.removeChild(view.g);
+			if (view.cover)
+				view.cover.parentNode.removeChild(view.cover);
 			view = null;
 		}
 		if (p >= 0) {
 			var pad = config.xpad, full = config.width - 2 * pad;
-			view = { pos: p, g: document.createElementNS(SVG_NS, "g"), byPos: new Map(), posOfCopy: new Map() };
+			view = {
+				pos: p, cover: makeCover(), g: document.createElementNS(SVG_NS, "g"),
+				byPos: new Map(), posOfCopy: new Map()
+			};
 			view.g.id = "zoomview";
 			for (var a = ix.parent[p]; a >= 0; a = ix.parent[a])
 				drawCopy(a, pad, full, "parent");
@@ -317,8 +346,10 @@ var flamekit = (function (config) {
 				q++;
 			}
 			el.frames.parentNode.insertBefore(view.g, el.frames.nextSibling);
+			if (view.cover)
+				el.frames.parentNode.insertBefore(view.cover, view.g);
 		}
-		el.frames.classList.toggle("zoomed", p >= 0);
+		el.frames.classList.toggle("zoomed", p >= 0 && !view.cover);
 		el.unzoom.classList.toggle("hide", p < 0);
 		if (selected >= 0 && !shownGroup(selected))
 			select(p >= 0 ? p : ix.root);
