@@ -138,11 +138,13 @@ var flamekit = (function (config) {
 			x: new Float64Array(n), w: new Float64Array(n), y: new Float64Array(n),
 			depth: new Int32Array(n), parent: new Int32Array(n), end: new Int32Array(n),
 			root: -1,
-			names: new Array(n),          // undefined until read (readTitle)
-			samples: new Float64Array(n), // with names: read when names[p] is
+			titles: [],                   // null until read (titleAt)
+			samples: new Float64Array(n).fill(NaN),  // NaN until read
 			fill: [],                     // original fills, kept when a search changes one
 			matches: new Uint8Array(n)
 		};
+		for (i = 0; i < n; i++)
+			t.titles.push(null);  // a packed array: new Array(n) would be a slow sparse one
 		var stack = [];
 		for (var p = 0; p < n; p++) {
 			var d = order[p];
@@ -173,23 +175,23 @@ var flamekit = (function (config) {
 		return ix.rects[ix.dom[p]].parentNode;
 	}
 
-	// A frame's name and samples, read from its title on first use.
-	function readTitle(p) {
-		var info = titleOf(groupAt(p));
-		ix.names[p] = nameOfTitle(info);
-		ix.samples[p] = samplesOfTitle(info);
+	// A frame's title, name and samples, read from the document on first use.
+	function titleAt(p) {
+		var info = ix.titles[p];
+		if (info === null)
+			info = ix.titles[p] = titleOf(groupAt(p));
+		return info;
 	}
 
 	function nameOf(p) {
-		if (ix.names[p] === undefined)
-			readTitle(p);
-		return ix.names[p];
+		return nameOfTitle(titleAt(p));
 	}
 
 	function samplesOf(p) {
-		if (ix.names[p] === undefined)
-			readTitle(p);
-		return ix.samples[p];
+		var n = ix.samples[p];
+		if (n !== n)  // NaN: not read yet
+			n = ix.samples[p] = samplesOfTitle(titleAt(p));
+		return n;
 	}
 
 	function depthOfY(y) {
@@ -246,7 +248,7 @@ var flamekit = (function (config) {
 	}
 
 	function showDetails(p) {
-		el.details.textContent = p >= 0 ? config.nametype + " " + titleOf(groupAt(p)) : " ";
+		el.details.textContent = p >= 0 ? config.nametype + " " + titleAt(p) : " ";
 	}
 
 	// What hides the frames in a zoom: the background rect again, clipped to
