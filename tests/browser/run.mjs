@@ -61,7 +61,7 @@ function expectedShare(stacks, re, path = []) {
 	return "Matched: " + (share === 100 ? "100" : share.toFixed(1)) + "%";
 }
 
-async function open(url) {
+async function open(url, timeout = 30000) {
 	const page = await browser.newPage();
 	page.dialogs = [];
 	page.answer = null;
@@ -70,7 +70,7 @@ async function open(url) {
 		if (d.type() === "prompt" && page.answer !== null) await d.accept(page.answer);
 		else await d.dismiss();
 	});
-	await page.goto(url);
+	await page.goto(url, { timeout });
 	return page;
 }
 
@@ -286,7 +286,7 @@ for (const frames of [200000].concat(process.env.BROWSER_MILLION ? [1000000] : [
 				lines.push(`root${r};leaf${r}_${l} 1`);
 		const large = draw("large" + frames, lines.join("\n") + "\n", ["--minwidth", "0"]);
 		const started = Date.now();
-		const page = await open(large);
+		const page = await open(large, 900000);
 		const opened = Date.now() - started;
 		// find the frame in the page: a locator filter over every element is slow
 		const root7 = await page.evaluateHandle(() => Array.from(document.querySelectorAll("#frames > *"))
