@@ -581,16 +581,26 @@ static void put_group_start(struct buf *out, const struct named_attributes *na, 
 	const char *g_extra = attribute(na, "g_extra");
 	if (href) {
 		const char *target = attribute(na, "target"), *a_extra = attribute(na, "a_extra");
-		buf__printf(out, "<a xlink:href=\"%s\" target=\"%s\"", href, target && *target ? target : "_top");
+		buf__append_string(out, "<a xlink:href=\"");
+		put_attribute(out, href);
+		buf__append_string(out, "\" target=\"");
+		put_attribute(out, target && *target ? target : "_top");
+		buf__append_char(out, '"');
 		if (a_extra && *a_extra)
 			buf__printf(out, " %s", a_extra);
 	} else {
 		buf__append_string(out, "<g");
 	}
-	if (id)
-		buf__printf(out, " id=\"%s\"", id);
-	if (class)
-		buf__printf(out, " class=\"%s\"", class);
+	if (id) {
+		buf__append_string(out, " id=\"");
+		put_attribute(out, id);
+		buf__append_char(out, '"');
+	}
+	if (class) {
+		buf__append_string(out, " class=\"");
+		put_attribute(out, class);
+		buf__append_char(out, '"');
+	}
 	if (g_extra && *g_extra)
 		buf__printf(out, " %s", g_extra);
 	buf__append_char(out, '>');
@@ -674,7 +684,7 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 		buf__append_string(out, "<title>");
 		const char *title = attribute(na, "title");
 		if (title && *title) {
-			buf__append_string(out, title);
+			put_escaped_string(out, title);
 		} else if (root) {
 			buf__append_string(out, "all (");
 			buf__append_string(out, samples_text);

@@ -86,7 +86,7 @@ function fitLabel(name, width, fontsize = 12, fontwidth = 0.59) {
 
 let browser;
 
-async function open(url) {
+async function open(url, timeout = 60000) {
 	const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
 	page.dialogs = [];
 	page.answers = [];  // what prompts are answered, in turn; none left: dismiss
@@ -97,7 +97,7 @@ async function open(url) {
 		if (d.type() === "prompt" && page.answers.length) await d.accept(page.answers.shift());
 		else await d.dismiss();
 	});
-	await page.goto(url, { timeout: 300000 });
+	await page.goto(url, { timeout });
 	return page;
 }
 
@@ -531,7 +531,7 @@ for (const frames of sizes) {
 				lines.push(`root${r};leaf${r}_${l} 1`);
 		const url = draw(`large${frames}`, lines.join("\n") + "\n", ["--minwidth", "0"]);
 		let started = Date.now();
-		const page = await open(url);
+		const page = await open(url, 900000);  // as long as the browser needs
 		await painted(page);
 		const opened = Date.now() - started;
 		// where root7 is, from the file (a locator over 200,000 frames is slow)
