@@ -84,7 +84,7 @@ static struct profile *read_side(const struct diff_options *o, const char *path)
 	struct input *in;
 	if (input__open(&in, path) < 0)
 		return NULL;
-	struct folded_read_options folded = { .perl_line_rule = true };
+	struct folded_read_options folded = { .perl_line_rule = true, .keep_trailing_empty = true };
 	struct read_context ctx = { .options = &folded, .perl_mode = o->perl_mode };
 	struct profile *p = profile__new(1, PROFILE_DECIMAL);
 	int status = reader__find("folded")->read(&ctx, &in, 1, p);

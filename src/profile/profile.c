@@ -150,9 +150,10 @@ size_t profile__add_for_process(struct profile *p, const frame_id *frames, uint3
 	for (; (at = p->entry_index.slots[slot]) != 0;
 	     slot = index_table__next(&p->entry_index, slot)) {
 		const struct entry *en = &p->entries[at - 1];
+		/* depth 0 compares nothing, and stack_frames may still be NULL */
 		if (en->hash == hash && en->depth == depth && en->slice == slice && en->pid == pid &&
-		    memcmp(p->stack_frames + en->frames_offset, frames,
-			   depth * sizeof(frame_id)) == 0)
+		    (depth == 0 || memcmp(p->stack_frames + en->frames_offset, frames,
+					  depth * sizeof(frame_id)) == 0))
 			break;
 	}
 	size_t e;

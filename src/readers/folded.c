@@ -245,7 +245,7 @@ static int read_one(struct read_context *ctx, struct input *in, struct profile *
 							      : "\"frame;frame;... COUNT\"");
 			continue;
 		}
-		if (o->perl_line_rule)
+		if (o->perl_line_rule && !o->keep_trailing_empty)
 			perl_trim_trailing(line, &stack_len);
 		uint32_t depth = split_frames(st, profile, line, stack_len, o->perl_line_rule);
 		const frame_id *frames = st->frames;

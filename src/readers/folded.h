@@ -27,6 +27,10 @@ struct folded_read_options {
 	bool keep_order;
 	/* Frames leaf first (flamegraph.pl --reverse). */
 	bool reverse;
+	/* With perl_line_rule: keep trailing empty frames, so "a;" stays apart
+	 * from "a" (difffolded.pl keys stacks by their text; flamegraph.pl
+	 * splits them and drops the empty ends). */
+	bool keep_trailing_empty;
 	struct folded_read_result *result;  /* required with perl_line_rule */
 };
 
