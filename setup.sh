@@ -11,7 +11,10 @@ packages="
   binutils gzip procps perl time python3
   linux-perf
   chromium
+  sudo
 "
+# sudo: the README's first command records with `sudo build/flamekit record`,
+# which must work on a fresh machine where one logs in as root too.
 # node and npm drive Chromium in the browser tests; a node already on PATH
 # (e.g. NodeSource's, which brings its own npm) is used as it is.
 command -v node > /dev/null || packages="$packages nodejs"
