@@ -16,6 +16,7 @@
 #include "../lib/error.h"
 #include "../lib/input.h"
 #include "../lib/output.h"
+#include "../lib/perl_number.h"
 #include "../lib/progress.h"
 #include "../profile/profile.h"
 #include "../readers/folded.h"
@@ -216,15 +217,6 @@ static int parse_option(struct flamegraph_options *o, int opt, const char *arg)
 	return -1;
 }
 
-/* Perl's "$x" for a number, for the personality's warnings. */
-static void perl_number(char *out, size_t size, double x)
-{
-	if (x == floor(x) && fabs(x) < 1e15)
-		snprintf(out, size, "%.0f", x);
-	else
-		snprintf(out, size, "%.15g", x);
-}
-
 /* Reads the inputs into a profile: folded text by flamegraph.pl's rules
  * (two columns, so a differential file needs no option), anything else
  * through its reader. NULL after an error (printed). */
@@ -315,8 +307,8 @@ static int flamegraph_run(struct flamegraph_options *o)
 		output__abort(out);
 		goto cleanup;
 	}
-	char total_text[64];
-	perl_number(total_text, sizeof(total_text), result.total);
+	char total_text[PERL_NUMBER_SIZE];
+	perl_number__string(total_text, result.total);
 	if (o->perl_mode) {
 		/* flamegraph.pl's warnings, in its words and order */
 		if (strcmp(o->svg.count_name, "samples") == 0 && result.total < 100)
@@ -327,8 +319,8 @@ static int flamegraph_run(struct flamegraph_options *o)
 		if (written == 1)
 			fprintf(stderr, "ERROR: No stack counts found\n");
 		if (result.total_ignored) {
-			char given[64];
-			perl_number(given, sizeof(given), o->svg.total);
+			char given[PERL_NUMBER_SIZE];
+			perl_number__string(given, o->svg.total);
 			fprintf(stderr, "Specified --total %s is less than actual total %s, so ignored\n",
 				given, total_text);
 		}

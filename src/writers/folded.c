@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../lib/buf.h"
+#include "../lib/perl_number.h"
 #include "../lib/xalloc.h"
 #include "perl_printf.h"
 
@@ -23,8 +24,8 @@ static void append_value(struct buf *b, enum profile_value_type type, union prof
 			b->data[b->len++] = digits[--n];
 		b->data[b->len] = '\0';
 	} else {
-		/* Perl prints numbers with %.15g */
-		buf__printf(b, "%.15g", v.decimal);
+		char text[PERL_NUMBER_SIZE];
+		buf__append(b, text, perl_number__string(text, v.decimal));
 	}
 }
 

@@ -8,6 +8,7 @@
 
 #include "../lib/buf.h"
 #include "../lib/error.h"
+#include "../lib/perl_number.h"
 #include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 #include "svg_assets.h"  /* generated: svg_script_js[], svg_style_css[] */
@@ -34,76 +35,18 @@ void svg_options__init(struct svg_options *o)
 	};
 }
 
-/* --- numbers as Perl prints them -------------------------------------------- */
-
-/* Formats x >= 0 as printf's "%.<decimals>f" would, without printf: x times
- * 10^decimals rounded to the nearest integer, ties to even. The product is
- * rounded once, monotonically, so it can only land on a tie the exact value
- * was not on by hitting it exactly: those (and large or negative x) go to
- * snprintf. Returns the length written to out (>= 32 bytes). */
-static size_t format_fixed_value(char *out, double x, int decimals, double *value)
-{
-	static const double scale[] = { 1, 10, 100 };
-	double v = x * scale[decimals];
-	double r = nearbyint(v);
-	if (!(x >= 0) || v >= 1e15 || fabs(v - r) == 0.5) {
-		size_t len = (size_t)snprintf(out, 32, "%.*f", decimals, x);
-		if (value)
-			*value = strtod(out, NULL);
-		return len;
-	}
-	if (value)
-		*value = r / scale[decimals];  /* correctly rounded, as strtod(out) */
-	uint64_t n = (uint64_t)r;
-	char digits[24];
-	size_t count = 0;
-	do {
-		digits[count++] = (char)('0' + n % 10);
-		n /= 10;
-	} while (n || count <= (size_t)decimals);
-	size_t len = 0;
-	while (count > 0) {
-		if (count == (size_t)decimals)
-			out[len++] = '.';
-		out[len++] = digits[--count];
-	}
-	out[len] = '\0';
-	return len;
-}
-
-static size_t format_fixed(char *out, double x, int decimals)
-{
-	return format_fixed_value(out, x, decimals, NULL);
-}
+/* --- numbers as Perl prints them (lib/perl_number.h) ------------------------ */
 
 static void put_fixed(struct buf *out, double x, int decimals)
 {
-	char text[32];
-	buf__append(out, text, format_fixed(text, x, decimals));
+	char text[PERL_NUMBER_SIZE];
+	buf__append(out, text, perl_number__fixed(text, x, decimals, NULL));
 }
 
-/* Perl's "$x" for a number: integers exactly, others with %.15g. */
 static void put_number(struct buf *out, double x)
 {
-	char text[40];
-	size_t len;
-	if (x == floor(x) && fabs(x) < 1e15)
-		len = format_fixed(text, x, 0);  /* also "-5" by the snprintf fallback */
-	else if (x * 2 == floor(x * 2) && fabs(x) < 1e14)
-		len = format_fixed(text, x, 1);  /* halves: %.15g prints "191.5" too */
-	else
-		len = (size_t)snprintf(text, sizeof(text), "%.15g", x);
-	buf__append(out, text, len);
-}
-
-/* The value of "$x" read back as a number: what a Perl hash key keeps. */
-static double perl_key_number(double x)
-{
-	if (x == floor(x) && fabs(x) < 1e15)
-		return x;
-	char text[40];
-	snprintf(text, sizeof(text), "%.15g", x);
-	return strtod(text, NULL);
+	char text[PERL_NUMBER_SIZE];
+	buf__append(out, text, perl_number__string(text, x));
 }
 
 /* Digits ("%.0f" of a count) with commas every three. */
@@ -349,7 +292,7 @@ struct layout {
 
 static void close_frames(struct layout *l, size_t keep)
 {
-	double end = perl_key_number(l->time);
+	double end = perl_number__key(l->time);
 	while (l->open_count > keep)
 		l->nodes[l->open[--l->open_count].node].end = end;
 }
@@ -648,7 +591,6 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 	};
 	const double char_width = o->font_size * o->font_width;
 	const double total_shown = g->time_max * o->factor;
-	struct buf info = BUF_INIT;
 
 	buf__append_string(out, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < l->count; i++) {
@@ -672,9 +614,9 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 		const char *name = root ? "" : profile__frame_name(p, n->frame, &len);
 		size_t shown_len = without_annotation(name, len);
 
-		char samples_text[64], rounded[48];
+		char samples_text[64], rounded[PERL_NUMBER_SIZE];
 		double samples_shown;
-		format_fixed_value(rounded, (end - n->start) * o->factor, 0, &samples_shown);
+		perl_number__fixed(rounded, (end - n->start) * o->factor, 0, &samples_shown);
 		format_count(samples_text, sizeof(samples_text), rounded);
 
 		const struct named_attributes *na =
@@ -711,10 +653,10 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 		buf__append_string(out, "</title>");
 
 		/* widths as Perl gets them: from the two rounded edges */
-		char x1_text[32], x2_text[32];
+		char x1_text[PERL_NUMBER_SIZE], x2_text[PERL_NUMBER_SIZE];
 		double x1_shown, x2_shown;
-		format_fixed_value(x1_text, x1, 1, &x1_shown);
-		format_fixed_value(x2_text, x2, 1, &x2_shown);
+		perl_number__fixed(x1_text, x1, 1, &x1_shown);
+		perl_number__fixed(x2_text, x2, 1, &x2_shown);
 		buf__append_string(out, "<rect x=\"");
 		buf__append_string(out, x1_text);
 		buf__append_string(out, "\" y=\"");
@@ -754,7 +696,6 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 		}
 	}
 	buf__append_string(out, "</g>\n");
-	buf__free(&info);
 	free(cache.colors);
 }
 
