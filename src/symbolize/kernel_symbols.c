@@ -215,8 +215,10 @@ int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
 		previous = addr;
 		if (ascending && addr > highest_wanted && any_address && !cache)
 			break;
-		if (!ascending && addr > highest_wanted && cache)
-			continue;  /* the cache is written; the rest may still matter */
+		/* With the cache to write, the same stop comes after the kernel's
+		 * own part, when that part held every wanted address */
+		if (!ascending && cache && k->wanted[0] >= lowest && highest_wanted <= highest_text)
+			break;
 		if (!is_text_type(end[1]))
 			continue;
 		const char *name = end + 3;
