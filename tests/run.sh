@@ -15,7 +15,8 @@
 #
 # Ends with "tests: N passed, N failed, N skipped"; exits 1 on any failure.
 # TESTS_UPDATE=1 rewrites the golden files of the cases instead (review the
-# diff before committing). TESTS_FILTER=REGEX runs the matching tests only.
+# diff before committing). TESTS_FILTER=REGEX runs the matching tests only;
+# one that matches none is a failure.
 set -u
 shopt -s nullglob
 BUILD=$(cd "${1:-build}" && pwd)
@@ -315,5 +316,9 @@ fuzz_regressions
 source "$TOP/tests/record.sh"
 record_tests
 
+# a filter that matches no test (a typo, a renamed test) must not look green
+if (( passed + failed + skipped == 0 )); then
+	fail tests "no test ran${TESTS_FILTER:+: TESTS_FILTER=$TESTS_FILTER matches none}"
+fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [[ $failed == 0 ]]
