@@ -13,6 +13,9 @@
 # 5. record: the BPF profiler against a workload with a known profile
 #    (tests/record.sh; needs root, skipped with the reason elsewhere).
 #
+# Refuses to run, and fails, when /dev/null, /dev/zero or /dev/full is not
+# the device it should be (see devices_problem).
+#
 # Ends with "tests: N passed, N failed, N skipped"; exits 1 on any failure.
 # TESTS_UPDATE=1 rewrites the golden files of the cases instead (review the
 # diff before committing). TESTS_FILTER=REGEX runs the matching tests only;
@@ -54,6 +57,24 @@ same() { # name produced expected
 
 expected_bytes() { # file: its bytes, gunzipped if .gz
 	case "$1" in *.gz) gzip -dc "$1" ;; *) cat "$1" ;; esac
+}
+
+# The device nodes that tests read and write. A test that replaces one (a
+# file renamed over /dev/full, say) breaks the machine for everyone, and
+# every result after it means nothing: the run refuses to start with one
+# broken, and fails when one breaks, naming the golden case after which it
+# was found broken.
+devices="null:1:3 zero:1:5 full:1:7"
+devices_problem() { # prints what is wrong with them; nothing when all is well
+	local d name major minor
+	for d in $devices; do
+		IFS=: read -r name major minor <<< "$d"
+		local node=/dev/$name
+		[[ -c $node && $(stat -c %t:%T "$node") == "$(printf %x:%x "$major" "$minor")" ]] && continue
+		local what; what=$(stat -c %F "$node" 2> /dev/null) && what="a $what" || what=missing
+		printf '%s is %s, not the character device %s,%s (restore it as root: rm -f %s && mknod -m 666 %s c %s %s); ' \
+			"$node" "$what" "$major" "$minor" "$node" "$node" "$major" "$minor"
+	done
 }
 
 # --- 1. conformance -------------------------------------------------------
@@ -247,6 +268,10 @@ golden_cases() {
 			cp "$res/out" "$g.out"; cp "$res/err" "$g.err"; cp "$res/exit" "$g.exit"
 		fi
 		local bad=""
+		if [[ -z $devices_broken ]]; then
+			devices_broken=$(devices_problem)
+			[[ -z $devices_broken ]] || bad+="broke a device node: $devices_broken"
+		fi
 		for part in out err exit; do
 			if [[ ! -f $g.$part ]]; then bad+="no golden $g.$part; "; continue; fi
 			cmp -s "$res/$part" "$g.$part" ||
@@ -302,6 +327,13 @@ fuzz_regressions() {
 	done
 }
 
+devices_broken=$(devices_problem)
+if [[ -n $devices_broken ]]; then
+	fail devices "not running the tests, their results would mean nothing: $devices_broken"
+	echo "tests: $passed passed, $failed failed, $skipped skipped"
+	exit 1
+fi
+
 conformance_flamegraph_pl
 conformance_manifest perf-folded stackcollapse-perf.pl stackcollapse-perf exact collapse perf
 conformance_manifest stap stackcollapse-stap.pl stackcollapse-stap exact collapse stap
@@ -316,6 +348,8 @@ fuzz_regressions
 source "$TOP/tests/record.sh"
 record_tests
 
+problem=$(devices_problem)
+[[ -z $problem ]] || fail devices "after the tests: $problem"
 # a filter that matches no test (a typo, a renamed test) must not look green
 if (( passed + failed + skipped == 0 )); then
 	fail tests "no test ran${TESTS_FILTER:+: TESTS_FILTER=$TESTS_FILTER matches none}"
