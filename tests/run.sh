@@ -140,6 +140,17 @@ conformance_manifest() { # folder tool link order flamekit-words...
 	[[ $rows -gt 0 ]] || fail "conformance/$folder" "no $tool rows read from $manifest"
 }
 
+# tests/svg_compare.py [OPTIONS] EXPECTED ACTUAL: prints nothing when the
+# SVGs match, else what differs (and how it failed, should the script itself
+# break: a Python error must not read as "no difference").
+svg_compare() {
+	local said rc
+	said=$(python3 "$TOP/tests/svg_compare.py" "$@" 2>&1); rc=$?
+	if [[ $rc != 0 || -n $said ]]; then
+		echo "svg_compare.py exited $rc: $(head -c 600 <<< "$said")"
+	fi
+}
+
 # flamegraph.pl's reference SVGs: every case through the flamegraph
 # personality (exit status, stderr byte for byte, the SVG compared by
 # tests/svg_compare.py, and the rewritten palette.map for --cp) and through
@@ -153,6 +164,15 @@ conformance_flamegraph_svg() {
 	if ! command -v python3 > /dev/null; then
 		skip conformance/flamegraph-svg "no python3 to compare SVGs (run ./setup.sh)"
 		return
+	fi
+	# the comparison itself: two references that differ (fills, background)
+	if wanted conformance/flamegraph-svg/svg_compare; then
+		local said; said=$(svg_compare "$folder/expected/numa-default.out" "$folder/expected/numa-colors-red.out")
+		if [[ $said == "svg_compare.py exited 1: "*" differs: "* ]]; then
+			pass conformance/flamegraph-svg/svg_compare
+		else
+			fail conformance/flamegraph-svg/svg_compare "numa-default and numa-colors-red compared as: ${said:-the same}"
+		fi
 	fi
 	local name tool input args out err code rows=0
 	while IFS=$'\x1f' read -r name tool input args out err code; do
@@ -190,7 +210,7 @@ conformance_flamegraph_svg() {
 			elif [[ $code != 0 ]] && ! tail -n 1 "$work/err.txt" | grep -q '^flamekit: no stack counts'; then
 				problems+="expected stderr to end with \"flamekit: no stack counts ...\", got: $(tail -c 200 "$work/err.txt"); "
 			fi
-			problems+=$(python3 "$TOP/tests/svg_compare.py" "${compare_options[@]}" "$reference" "$work/out.svg" | head -c 600)
+			problems+=$(svg_compare "${compare_options[@]}" "$reference" "$work/out.svg")
 			if [[ -f $folder/expected/$name.palette.map ]]; then
 				cmp -s "$work/palette.map" "$folder/expected/$name.palette.map" ||
 					problems+="palette.map differs from expected/$name.palette.map"
