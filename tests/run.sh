@@ -27,8 +27,11 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${FLAMEKIT_SHARED:-$TOP/../shared}
 CONF=$SHARED/conformance
 DATA=$TOP/tests/data
+GOLDEN_CONF=$TOP/tests/golden/conformance
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/flamekit-tests.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
+EMPTY=$SCRATCH/empty # for "nothing on stderr"
+: > "$EMPTY"
 export LC_ALL=C
 
 passed=0 failed=0 skipped=0
@@ -46,13 +49,14 @@ skip() {
 	fi
 }
 
-# Compares a produced file with an expected one; prints the first difference.
-same() { # name produced expected
-	if cmp -s "$2" "$3"; then
-		pass "$1"
-	else
-		fail "$1" "output differs from $(basename "$3"): $(diff "$3" "$2" | head -n 3 | tr '\n' '|')"
-	fi
+# Judges one run by all it did: stdout and stderr (files) and exit status
+# against the expected ones. One pass, or one fail naming each difference.
+judge() { # id out err status expected-out expected-err expected-status
+	local problems=""
+	[[ $4 == "$7" ]] || problems+="exit $4, expected $7; "
+	cmp -s "$2" "$5" || problems+="stdout differs from $(basename "$5"): $(diff "$5" "$2" | head -n 3 | tr '\n' '|'); "
+	cmp -s "$3" "$6" || problems+="stderr differs from $(basename "$6"): $(diff "$6" "$3" | head -n 3 | tr '\n' '|'); "
+	if [[ -z $problems ]]; then pass "$1"; else fail "$1" "$problems"; fi
 }
 
 expected_bytes() { # file: its bytes, gunzipped if .gz
@@ -79,6 +83,9 @@ devices_problem() { # prints what is wrong with them; nothing when all is well
 
 # --- 1. conformance -------------------------------------------------------
 
+# The corpus of the Perl toolkit holds stdout only: stackcollapse-perf.pl
+# exits 0 on every file, and says nothing on stderr but for the files with
+# a tests/golden/conformance/flamegraph-pl-NAME.err (README there).
 conformance_flamegraph_pl() {
 	local dir=$CONF/flamegraph-pl/test
 	local opts="pid tid kernel jit all addrs"
@@ -88,24 +95,38 @@ conformance_flamegraph_pl() {
 	fi
 	for input in "$dir"/*.txt; do
 		local name; name=$(basename "$input" .txt)
+		local err=$GOLDEN_CONF/flamegraph-pl-$name.err
+		[[ -f $err ]] || err=$EMPTY
 		for opt in $opts; do
-			local id="conformance/flamegraph-pl/$name/--$opt"
+			local id="conformance/flamegraph-pl/$name/--$opt" expected=$dir/results/$name-collapsed-$opt.txt rc
 			wanted "$id" || continue
-			"$BUILD/flamekit" collapse perf --"$opt" < "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"
-			same "$id [collapse perf]" "$SCRATCH/out" "$dir/results/$name-collapsed-$opt.txt"
-			"$BUILD/stackcollapse-perf" --"$opt" "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"
-			same "$id [stackcollapse-perf]" "$SCRATCH/out" "$dir/results/$name-collapsed-$opt.txt"
+			"$BUILD/flamekit" collapse perf --"$opt" < "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
+			judge "$id [collapse perf]" "$SCRATCH/out" "$SCRATCH/err" $rc "$expected" "$err" 0
+			"$BUILD/stackcollapse-perf" --"$opt" "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
+			judge "$id [stackcollapse-perf]" "$SCRATCH/out" "$SCRATCH/err" $rc "$expected" "$err" 0
 		done
 	done
 }
 
+# Where `flamekit COMMAND` (not the personality) deliberately differs from
+# the Perl tool on a conformance case, tests/golden/conformance/FOLDER-NAME.out,
+# .err and .exit hold what it does instead, each on its own (the README there
+# says why). flamekit_expected FOLDER-NAME OUT ERR STATUS: copies the
+# expected stdout and stderr to $SCRATCH/expected.{out,err} and sets
+# $expected_status, from those files where they exist, else from the given.
+flamekit_expected() {
+	local g=$GOLDEN_CONF/$1
+	if [[ -f $g.out ]]; then cp "$g.out" "$SCRATCH/expected.out"; else cp "$2" "$SCRATCH/expected.out"; fi
+	if [[ -f $g.err ]]; then cp "$g.err" "$SCRATCH/expected.err"; else cp "$3" "$SCRATCH/expected.err"; fi
+	if [[ -f $g.exit ]]; then expected_status=$(< "$g.exit"); else expected_status=$4; fi
+}
+
 # Runs the rows of a manifest.tsv whose tool is $2 through the personality
-# link $3 (byte for byte) and through `flamekit WORDS...` (the words after
-# the 4th argument). ORDER says how the flamekit side compares: "exact", or
-# "sorted" where the Perl tool prints unsorted and `flamekit collapse` sorts.
-# Where flamekit deliberately does better than the Perl tool on a case,
-# tests/golden/conformance/FOLDER-NAME.out holds what it prints instead, and
-# the case's comment in tests/golden/conformance/README says why.
+# link $3 (stdout, stderr and exit status as the Perl tool's, byte for
+# byte) and through `flamekit WORDS...` (the words after the 4th argument;
+# the same, but for the cases of flamekit_expected). ORDER says how the
+# flamekit side's stdout compares: "exact", or "sorted" where the Perl tool
+# prints unsorted and `flamekit collapse` sorts.
 conformance_manifest() { # folder tool link order flamekit-words...
 	local folder=$1 tool=$2 link=$3 order=$4; shift 4
 	local manifest=$CONF/$folder/manifest.tsv
@@ -123,19 +144,18 @@ conformance_manifest() { # folder tool link order flamekit-words...
 		eval "set -- $args" # the manifest quotes args for sh
 		local argv=("$@")
 		expected_bytes "$CONF/$input" > "$SCRATCH/in"
-		expected_bytes "$CONF/$folder/$out" > "$SCRATCH/expected"
+		expected_bytes "$CONF/$folder/$out" > "$SCRATCH/perl.out"
+		[[ $err == - ]] && err=$EMPTY || err=$CONF/$folder/$err
 		local rc
 		"$BUILD/$link" "${argv[@]}" < "$SCRATCH/in" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
-		if [[ $rc != "$code" ]]; then fail "$id [$link]" "exit $rc, expected $code"; else same "$id [$link]" "$SCRATCH/out" "$SCRATCH/expected"; fi
-		local override=$TOP/tests/golden/conformance/$folder-$name.out
-		if [[ -f $override ]]; then
-			cp "$override" "$SCRATCH/expected"
-			code=$(cat "${override%.out}.exit" 2>/dev/null || echo 0)
-		elif [[ $order == sorted ]]; then
-			sort "$SCRATCH/expected" > "$SCRATCH/expected.sorted" && mv "$SCRATCH/expected.sorted" "$SCRATCH/expected"
+		judge "$id [$link]" "$SCRATCH/out" "$SCRATCH/err" $rc "$SCRATCH/perl.out" "$err" "$code"
+		if [[ $order == sorted ]]; then
+			sort "$SCRATCH/perl.out" > "$SCRATCH/perl.sorted" && mv "$SCRATCH/perl.sorted" "$SCRATCH/perl.out"
 		fi
+		flamekit_expected "$folder-$name" "$SCRATCH/perl.out" "$err" "$code"
 		"$BUILD/flamekit" "${words[@]}" "${argv[@]}" < "$SCRATCH/in" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
-		if [[ $rc != "$code" ]]; then fail "$id [flamekit ${words[*]}]" "exit $rc, expected $code"; else same "$id [flamekit ${words[*]}]" "$SCRATCH/out" "$SCRATCH/expected"; fi
+		judge "$id [flamekit ${words[*]}]" "$SCRATCH/out" "$SCRATCH/err" $rc \
+			"$SCRATCH/expected.out" "$SCRATCH/expected.err" "$expected_status"
 	done < <(tr '\t' '\037' < "$manifest")
 	[[ $rows -gt 0 ]] || fail "conformance/$folder" "no $tool rows read from $manifest"
 }
@@ -223,7 +243,8 @@ conformance_flamegraph_svg() {
 
 # difffolded.pl's outputs: through the difffolded personality and `flamekit
 # diff`. The input column holds BEFORE and AFTER; Perl prints in hash order,
-# flamekit sorted, so the lines are compared sorted, byte for byte.
+# flamekit sorted, so the lines are compared sorted, byte for byte; stderr
+# and exit status as the manifest says (flamekit diff: flamekit_expected).
 conformance_difffolded() {
 	local manifest=$CONF/difffolded/manifest.tsv
 	if [[ ! -f $manifest ]]; then
@@ -237,29 +258,38 @@ conformance_difffolded() {
 		local id="conformance/difffolded/$name"
 		wanted "$id" || continue
 		local files=($input) argv=($args) rc
-		sort "$CONF/difffolded/$out" > "$SCRATCH/expected"
+		sort "$CONF/difffolded/$out" > "$SCRATCH/perl.out"
+		[[ $err == - ]] && err=$EMPTY || err=$CONF/difffolded/$err
 		for how in difffolded "flamekit diff"; do
+			if [[ $how == difffolded ]]; then
+				cp "$SCRATCH/perl.out" "$SCRATCH/expected.out"; cp "$err" "$SCRATCH/expected.err"
+				expected_status=$code
+			else
+				flamekit_expected "difffolded-$name" "$SCRATCH/perl.out" "$err" "$code"
+			fi
 			# shellcheck disable=SC2086 # "flamekit diff" is two words
 			"$BUILD"/$how "${argv[@]}" "$CONF/${files[0]}" "$CONF/${files[1]}" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
 			sort "$SCRATCH/out" > "$SCRATCH/out.sorted"
-			if [[ $rc != "$code" ]]; then fail "$id [$how]" "exit $rc, expected $code"
-			else same "$id [$how]" "$SCRATCH/out.sorted" "$SCRATCH/expected"; fi
+			judge "$id [$how]" "$SCRATCH/out.sorted" "$SCRATCH/err" $rc \
+				"$SCRATCH/expected.out" "$SCRATCH/expected.err" "$expected_status"
 		done
 	done < <(tr '\t' '\037' < "$manifest")
 	[[ $rows -gt 0 ]] || fail conformance/difffolded "no rows read from $manifest"
 }
 
 # The README's example input read compressed must give what
-# stackcollapse-perf.pl gives for the uncompressed file (tests/golden/).
+# stackcollapse-perf.pl gives for the uncompressed file (tests/golden/):
+# that stdout, nothing on stderr, exit 0.
 conformance_example_gz() {
 	local id=conformance/flamegraph-pl/example-perf-stacks.txt.gz
 	wanted "$id" || return
 	local input=$CONF/flamegraph-pl/example-perf-stacks.txt.gz
 	if [[ ! -f $input ]]; then skip "$id" "no $input (../shared absent)"; return; fi
-	"$BUILD/flamekit" collapse perf "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"
-	same "$id [file]" "$SCRATCH/out" "$TOP/tests/golden/example-perf-stacks.folded"
-	"$BUILD/stackcollapse-perf" < "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"
-	same "$id [stdin, personality]" "$SCRATCH/out" "$TOP/tests/golden/example-perf-stacks.folded"
+	local expected=$TOP/tests/golden/example-perf-stacks.folded rc
+	"$BUILD/flamekit" collapse perf "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
+	judge "$id [file]" "$SCRATCH/out" "$SCRATCH/err" $rc "$expected" "$EMPTY" 0
+	"$BUILD/stackcollapse-perf" < "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
+	judge "$id [stdin, personality]" "$SCRATCH/out" "$SCRATCH/err" $rc "$expected" "$EMPTY" 0
 }
 
 # --- 2. golden cases ------------------------------------------------------
