@@ -49,6 +49,17 @@ skip() {
 	fi
 }
 
+# For a test that CI must run (browser, record): when the suite runs as root
+# with CI set, as CI always does, not running it is a failure, for there
+# it can only mean a broken set-up; elsewhere it is a skip with the reason.
+skip_or_fail_in_ci() { # id reason
+	if [[ -n ${CI:-} && $(id -u) == 0 ]]; then
+		fail "$1" "not run under CI (as root, CI=$CI): $2"
+	else
+		skip "$1" "$2"
+	fi
+}
+
 # Judges one run by all it did: stdout and stderr (files) and exit status
 # against the expected ones. One pass, or one fail naming each difference.
 judge() { # id out err status expected-out expected-err expected-status
@@ -345,10 +356,17 @@ golden_cases() {
 # graph's times). It applies TESTS_FILTER itself, so that a filter without
 # browser tests starts no browser; the ids of results are checked here again
 # (for a filter JavaScript reads differently), while a skip ("skip all: no
-# Chromium ...") is counted as it comes.
+# Chromium ...") is counted as it comes, and is a failure under CI
+# (skip_or_fail_in_ci).
 browser_tests() {
 	if ! command -v node > /dev/null; then
-		wanted browser/all && skip browser/all "no node to drive Chromium (run ./setup.sh)"
+		local name # the tests' names as run.mjs's test("NAME", ...) calls give them
+		for name in all $(sed -n 's/^test("\([^"]*\)".*/\1/p' "$TOP/tests/browser/run.mjs"); do
+			if wanted "browser/$name"; then
+				skip_or_fail_in_ci browser/all "no node to drive Chromium (run ./setup.sh)"
+				break
+			fi
+		done
 		return
 	fi
 	local line id status="" last=""
@@ -356,7 +374,7 @@ browser_tests() {
 		case $line in
 		"ok "*) id=browser/${line#ok }; wanted "$id" && pass "$id" ;;
 		"FAIL "*) line=${line#FAIL }; id=browser/${line%%: *}; wanted "$id" && fail "$id" "${line#*: }" ;;
-		"skip "*) line=${line#skip }; skip "browser/${line%%: *}" "${line#*: }" ;;
+		"skip "*) line=${line#skip }; skip_or_fail_in_ci "browser/${line%%: *}" "${line#*: }" ;;
 		"# "*) echo "${line#\# }" ;;
 		"run.mjs exit "*) status=${line#run.mjs exit } ;;
 		*) last=$line; [[ -n "${TESTS_VERBOSE:-}" ]] && echo "$line" ;;
