@@ -30,6 +30,8 @@ DATA=$TOP/tests/data
 GOLDEN_CONF=$TOP/tests/golden/conformance
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/flamekit-tests.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
+# traversable by all: as root, some tests run commands as nobody in it
+chmod 755 "$SCRATCH"
 EMPTY=$SCRATCH/empty # for "nothing on stderr"
 : > "$EMPTY"
 export LC_ALL=C
@@ -317,7 +319,7 @@ golden_cases() {
 		local id="case/$name"
 		wanted "$id" || continue
 		local work="$SCRATCH/case-$name" res="$SCRATCH/result-$name"
-		mkdir -p "$work" "$res"
+		mkdir -p "$work" "$res" && chmod 755 "$work"
 		local rc
 		(cd "$work" && PATH="$BUILD:$PATH" DATA="$DATA" SHARED="$SHARED" BUILD="$BUILD" \
 			bash "$case" > "$res/raw.out" 2> "$res/raw.err" < /dev/null); rc=$?
