@@ -13,6 +13,11 @@
 # 5. record: the BPF profiler against a workload with a known profile
 #    (tests/record.sh; needs root, skipped with the reason elsewhere).
 #
+# What cannot run here (no ../shared, no node, not root, a case exiting 77)
+# is skipped with the reason; when the suite runs as root with CI set, as CI
+# does, where all of it must run, each such skip is a failure instead
+# (skip_or_fail_in_ci).
+#
 # Refuses to run, and fails, when /dev/null, /dev/zero or /dev/full is not
 # the device it should be (see devices_problem).
 #
@@ -103,7 +108,7 @@ conformance_flamegraph_pl() {
 	local dir=$CONF/flamegraph-pl/test
 	local opts="pid tid kernel jit all addrs"
 	if [[ ! -d $dir ]]; then
-		wanted conformance/flamegraph-pl && skip conformance/flamegraph-pl "no $dir (../shared absent)"
+		wanted conformance/flamegraph-pl && skip_or_fail_in_ci conformance/flamegraph-pl "no $dir (../shared absent)"
 		return
 	fi
 	for input in "$dir"/*.txt; do
@@ -144,7 +149,7 @@ conformance_manifest() { # folder tool link order flamekit-words...
 	local folder=$1 tool=$2 link=$3 order=$4; shift 4
 	local manifest=$CONF/$folder/manifest.tsv
 	if [[ ! -f $manifest ]]; then
-		skip "conformance/$folder" "no $manifest (../shared absent)"
+		skip_or_fail_in_ci "conformance/$folder" "no $manifest (../shared absent)"
 		return
 	fi
 	local words=("$@") rows=0
@@ -193,11 +198,11 @@ svg_compare() {
 conformance_flamegraph_svg() {
 	local folder=$CONF/flamegraph-svg manifest=$CONF/flamegraph-svg/manifest.tsv
 	if [[ ! -f $manifest ]]; then
-		skip conformance/flamegraph-svg "no $manifest (../shared absent)"
+		skip_or_fail_in_ci conformance/flamegraph-svg "no $manifest (../shared absent)"
 		return
 	fi
 	if ! command -v python3 > /dev/null; then
-		skip conformance/flamegraph-svg "no python3 to compare SVGs (run ./setup.sh)"
+		skip_or_fail_in_ci conformance/flamegraph-svg "no python3 to compare SVGs (run ./setup.sh)"
 		return
 	fi
 	# the comparison itself: two references that differ (fills, background)
@@ -267,7 +272,7 @@ conformance_flamegraph_svg() {
 conformance_difffolded() {
 	local manifest=$CONF/difffolded/manifest.tsv
 	if [[ ! -f $manifest ]]; then
-		skip conformance/difffolded "no $manifest (../shared absent)"
+		skip_or_fail_in_ci conformance/difffolded "no $manifest (../shared absent)"
 		return
 	fi
 	local name tool input args out err code rows=0
@@ -303,7 +308,7 @@ conformance_example_gz() {
 	local id=conformance/flamegraph-pl/example-perf-stacks.txt.gz
 	wanted "$id" || return
 	local input=$CONF/flamegraph-pl/example-perf-stacks.txt.gz
-	if [[ ! -f $input ]]; then skip "$id" "no $input (../shared absent)"; return; fi
+	if [[ ! -f $input ]]; then skip_or_fail_in_ci "$id" "no $input (../shared absent)"; return; fi
 	local expected=$TOP/tests/golden/example-perf-stacks.folded rc
 	"$BUILD/flamekit" collapse perf "$input" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
 	judge "$id [file]" "$SCRATCH/out" "$SCRATCH/err" $rc "$expected" "$EMPTY" 0
@@ -324,7 +329,7 @@ golden_cases() {
 		(cd "$work" && PATH="$BUILD:$PATH" DATA="$DATA" SHARED="$SHARED" BUILD="$BUILD" \
 			bash "$case" > "$res/raw.out" 2> "$res/raw.err" < /dev/null); rc=$?
 		if [[ $rc == 77 ]]; then # the case's way to say "cannot run here"
-			skip "$id" "$(tail -n 1 "$res/raw.err")"
+			skip_or_fail_in_ci "$id" "$(tail -n 1 "$res/raw.err")"
 			continue
 		fi
 		echo "$rc" > "$res/exit"
