@@ -317,6 +317,82 @@ test("search-zoomed", async () => {
 	await page.close();
 });
 
+// The frames of a view as the folded stacks place them: zoomed to `path`
+// ([] for none), its last frame fills the width, as do its callers and the
+// root, and under it children are as wide as their samples, in name order
+// after the parent's own samples (as flamegraph.pl lays out sorted stacks).
+// [{ name, path, x, w, depth }], depth 0 being the root's.
+function layout(stacks, path) {
+	const out = [{ name: "all", path: [], x: xpad, w: full, depth: 0 }];
+	const perSample = full / samplesUnder(stacks, path);
+	for (let d = 0; d < path.length; d++)
+		out.push({ name: path[d], path: path.slice(0, d + 1), x: xpad, w: full, depth: d + 1 });
+	(function children(at, x) {
+		x += stacks.filter((s) => s.frames.length === at.length &&
+			at.every((name, i) => s.frames[i] === name)).reduce((n, s) => n + s.count, 0) * perSample;
+		const names = [...new Set(stacks.filter((s) => s.frames.length > at.length &&
+			at.every((name, i) => s.frames[i] === name)).map((s) => s.frames[at.length]))].sort();
+		for (const name of names) {
+			const p = at.concat(name), w = samplesUnder(stacks, p) * perSample;
+			out.push({ name, path: p, x, w, depth: p.length });
+			children(p, x);
+			x += w;
+		}
+	})(path, xpad);
+	return out;
+}
+
+// What a user sees at the middle of each frame of layout(): the name of the
+// frame shown there and its fill as painted (computed style, not attribute).
+async function seen(page, frames, rootY) {
+	return page.evaluate(({ frames, rootY }) => frames.map((f) => {
+		const hit = document.elementFromPoint(f.x + f.w / 2, rootY - 16 * f.depth + 7);
+		const g = hit && hit.closest("g, a"), title = g && g.querySelector(":scope > title");
+		const rect = g && g.querySelector(":scope > rect");
+		return {
+			name: f.path.join(";") || "all", shown: title ? title.textContent.split(" (")[0] : null,
+			fill: rect ? getComputedStyle(rect).fill.replace(/\s/g, "") : null,
+		};
+	}), { frames, rootY });
+}
+
+// Every frame of the view shown where the stacks put it, in the search
+// colour exactly when its name matches `re` (null: no search).
+async function expectHighlighted(page, path, re, rootY, what) {
+	const frames = layout(nestedStacks, path), got = await seen(page, frames, rootY);
+	for (let i = 0; i < frames.length; i++) {
+		const f = frames[i], g = got[i];
+		expect(g.shown === f.name, `${what}: ${g.name} shows ${JSON.stringify(g.shown)}`);
+		const lit = g.fill === searchColor;
+		expect(lit === Boolean(re && re.test(f.name)), `${what}: ${g.name} is painted ${g.fill}`);
+	}
+	return got;
+}
+
+test("search-zoomed-shown", async () => {
+	// highlighting judged at the frames a user sees inside a zoom
+	const page = await open(nestedGraph());
+	const rootY = one(await shown(page), "all").y;
+	await clickFrame(page, "compute");
+	const plain = await expectHighlighted(page, ["main", "compute"], null, rootY, "zoomed");
+	page.answers.push("^hash$");
+	await page.keyboard.press("/");
+	await expectHighlighted(page, ["main", "compute"], /^hash$/, rootY, "zoomed, then ^hash$");
+	await page.locator("#search").click();  // reset, still zoomed
+	const reset = await expectHighlighted(page, ["main", "compute"], null, rootY, "search reset in the zoom");
+	sameFrames(reset, plain, "fills after the search was reset in the zoom");
+	// a search, then a zoom inside it, then back out
+	page.answers.push("memcpy|^comp");
+	await page.keyboard.press("/");
+	await expectHighlighted(page, ["main", "compute"], /memcpy|^comp/, rootY, "zoomed, then memcpy|^comp");
+	await clickFrame(page, "hash");
+	await expectHighlighted(page, ["main", "compute", "hash"], /memcpy|^comp/, rootY, "zoomed into hash while searching");
+	await page.keyboard.press("Escape");
+	await expectHighlighted(page, [], /memcpy|^comp/, rootY, "out of the zoom");
+	expect(page.errors.length === 0, `page errors: ${page.errors}`);
+	await page.close();
+});
+
 test("search-ignorecase", async () => {
 	const page = await open(nestedGraph());
 	page.answers.push("HASH|Sort");
