@@ -327,7 +327,7 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 	/* --outdir is where an operator's runs collect: made if missing, and
 	 * checked before sampling, not after */
 	if (o->outdir) {
-		if (mkdir(o->outdir, 0755) != 0 && errno != EEXIST)
+		if (output__make_directory(o->outdir) < 0)
 			return error("--outdir %s: cannot create it: %s", o->outdir, strerror(errno));
 		if (access(o->outdir, W_OK) != 0)
 			return error("--outdir %s: cannot write there: %s", o->outdir, strerror(errno));

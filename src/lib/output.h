@@ -1,15 +1,29 @@
 /*
- * Where a command writes its result: standard output, or a file that appears
- * only when it is complete.
+ * Where a command writes its result: standard output or a named path, by one
+ * set of rules that every command and writer shares.
  *
- * A named file is written to a temporary file in the same directory
- * (".NAME.XXXXXX") and renamed over NAME by output__commit(). If the command
- * fails, output__abort() removes the temporary file; if the process is
- * killed by SIGINT, SIGTERM, SIGHUP or SIGPIPE first, a signal handler
- * removes it. So a failure or Ctrl-C never leaves a half-written NAME.
+ * What output__open() does with PATH depends on what PATH is:
  *
- * For standard output, commit flushes and checks for write errors (a full
- * disk must not exit 0); EPIPE is not an error there (`| head` is normal).
+ *  - nothing yet, or a regular file in a directory we may write: the result
+ *    goes to a temporary file in the same directory (".NAME.XXXXXX") that
+ *    output__commit() renames over NAME, so NAME appears whole or not at
+ *    all. An existing file keeps its mode (and, as root, its owner and
+ *    group); a new one gets 0666 & ~umask, as `>` would give it;
+ *  - a symbolic link: the same rules, applied to the file it resolves to;
+ *    the link stays a link;
+ *  - a character or block device, a FIFO, a socket, or standard output or
+ *    error named as /dev/stdout, /dev/fd/N, /proc/self/fd/N: written
+ *    directly, never renamed or removed;
+ *  - an existing regular file in a directory we may not write: written in
+ *    place (truncated when opened);
+ *  - a directory, or a path whose directory does not exist: an error.
+ *
+ * Commit flushes and reports any write error (ENOSPC, EPIPE, EIO) in one line
+ * naming the path and the cause; for standard output EPIPE is not an error
+ * (`| head` is normal). If the command fails, output__abort() removes the
+ * temporary file; if the process is killed by SIGINT, SIGTERM or SIGHUP
+ * first, a signal handler removes it. So a failure or Ctrl-C never leaves a
+ * half-written NAME where NAME could be replaced whole.
  *
  *	struct output *out;
  *	if (output__open(&out, path_or_NULL) < 0) return 2;
@@ -28,7 +42,13 @@ int output__open(struct output **out, const char *path);
 FILE *output__stream(struct output *out);
 /* Finishes the output; frees out. Returns 0, or -1 after an error message. */
 int output__commit(struct output *out);
-/* Discards the output (removes the temporary file); frees out. */
+/* Discards the output (removes the temporary file, if any); frees out. */
 void output__abort(struct output *out);
+
+/*
+ * Makes the directory path and any of its parents that are missing (mode
+ * 0777 & ~umask), as `mkdir -p` does. Returns 0, or -1 with errno set.
+ */
+int output__make_directory(const char *path);
 
 #endif

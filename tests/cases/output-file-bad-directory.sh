@@ -1,1 +1,0 @@
-flamekit collapse perf -o no/such/dir/out.folded "$DATA/small.perf"
