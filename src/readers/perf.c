@@ -757,7 +757,7 @@ static int read_parallel(struct read_context *ctx, struct input *file, uint64_t 
 		struct part *pt = &parts[i];
 		perf_state_release(&pt->st);
 		if (pt->in)
-			input__close(pt->in);
+			input__close_part(file, pt->in);
 		profile__free(pt->profile);
 		buf__free(&pt->log.text);
 		buf__free(&pt->log.skipped_event_name);
