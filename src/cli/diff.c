@@ -84,17 +84,19 @@ static struct profile *read_side(const struct diff_options *o, const char *path)
 	struct input *in;
 	if (input__open(&in, path) < 0)
 		return NULL;
+	const struct reader *folded_reader = reader__find("folded");
 	struct folded_read_options folded = { .perl_line_rule = true, .keep_trailing_empty = true };
 	struct read_context ctx = { .options = &folded, .perl_mode = o->perl_mode };
 	struct profile *p = profile__new(1, PROFILE_DECIMAL);
-	int status = reader__find("folded")->read(&ctx, &in, 1, p);
+	int status = folded_reader->read(&ctx, &in, 1, p);
+	if (status == 0)
+		status = read_context__finish(&ctx, folded_reader);
 	input__close(in);
 	if (status < 0) {
 		profile__free(p);
 		read_context__release(&ctx);
 		return NULL;
 	}
-	read_context__summary(&ctx);
 	if (ctx.bad_lines && o->perl_mode) {
 		/* difffolded.pl counts a line it cannot parse under the empty
 		 * stack, adding nothing: it prints a " 0 0" line for it */

@@ -8,10 +8,18 @@
  * finds to the profile it is given, so several inputs merge into one.
  *
  * What a reader cannot parse it reports through read_context__bad_line(),
- * which keeps the count and the first place for the summary; in Perl mode
+ * which counts it per input and keeps the first few messages; in Perl mode
  * (a personality) the reader prints the Perl tool's own warnings instead.
  * read() returns 0, or -1 after a fatal error (already printed, e.g. a
  * truncated gzip): the caller then writes nothing.
+ *
+ * Whether an input is in the format at all is judged in one place for every
+ * reader and command (read_context.c), not in Perl mode:
+ *
+ *	reader->read(&ctx, inputs, count, profile);
+ *	if (read_context__finish(&ctx, reader) < 0)
+ *		...  // most lines of an input did not parse: one line printed
+ *	             // (else the kept warnings and their count were printed)
  */
 #ifndef FLAMEKIT_READER_H
 #define FLAMEKIT_READER_H
@@ -23,13 +31,28 @@
 #include "../lib/input.h"
 #include "../profile/profile.h"
 
+/* The lines of one input that could not be parsed. */
+struct bad_line_tally {
+	const struct input *in;
+	uint64_t count;
+	uint64_t first_line;
+	char first_quoted[64];  /* the first of them, quoted for a message */
+};
+
+/* Enough to see the pattern of a bad input without flooding the terminal. */
+#define BAD_LINES_SHOWN 5
+
 struct read_context {
 	const void *options;   /* the reader's own options struct, or NULL */
 	bool perl_mode;        /* personality: print what the Perl tool prints */
 	unsigned jobs;         /* threads for one large plain file; 0 = one per CPU */
-	uint64_t bad_lines;
-	char *first_bad_input; /* owned */
-	uint64_t first_bad_line;
+	uint64_t bad_lines;    /* in all inputs */
+	/* Owned, filled by read_context__bad_line*(); inputs in the order
+	 * their first bad line came. */
+	struct bad_line_tally *tallies;
+	size_t tally_count, tally_cap;
+	char *shown[BAD_LINES_SHOWN]; /* the first messages, printed by finish */
+	size_t shown_count;
 };
 
 /*
@@ -48,16 +71,26 @@ struct reader {
 		    struct profile *profile);
 };
 
-/* Records a line that could not be parsed; prints the first few of them as
- * "flamekit: FILE:LINE: expected ..., got "..."" (not in Perl mode). */
+/* Records a line of `in` that could not be parsed, the last one it returned;
+ * keeps the first few as "FILE:LINE: expected ..., got "..."" messages for
+ * read_context__finish() (not in Perl mode, where nothing is kept). */
 void read_context__bad_line(struct read_context *ctx, const struct input *in,
 			    const char *line, size_t len, const char *expected);
-/* The same, for a line known by input name and number. */
-void read_context__bad_line_at(struct read_context *ctx, const char *input_name,
+/* The same, for line `line_number` of `in` (a part read apart, see parallel.h). */
+void read_context__bad_line_at(struct read_context *ctx, const struct input *in,
 			       uint64_t line_number, const char *line, size_t len,
 			       const char *expected);
-/* Prints "skipped N lines ..." if any were skipped (not in Perl mode). */
-void read_context__summary(const struct read_context *ctx);
+/* Records n more bad lines of `in` without their text (those a part did not keep). */
+void read_context__count_bad_lines(struct read_context *ctx, const struct input *in,
+				   uint64_t n);
+/*
+ * After reader->read() (its inputs still open): the verdict on the lines.
+ * An input of which most lines (more than two in three) did not parse is not
+ * in the reader's format: one line says which input, what was expected and
+ * what was seen, and -1 is returned. Otherwise the kept messages and "skipped
+ * N lines ..." are printed, and 0 returned. Does nothing in Perl mode.
+ */
+int read_context__finish(struct read_context *ctx, const struct reader *reader);
 void read_context__release(struct read_context *ctx);
 
 const struct reader *reader__find(const char *name);
