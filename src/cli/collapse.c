@@ -180,11 +180,13 @@ static int collapse_run(struct collapse_options *o)
 		return EXIT_BAD_INPUT;
 	struct input **inputs = set.inputs;
 	size_t n = set.count;
-	if (!o->reader) {
-		o->reader = reader__guess(inputs[0]);
+	if (!o->perl_mode) {
+		/* a personality reads what it is given, as the Perl tool does */
+		bool guessed = !o->reader;
+		o->reader = reader__choose(inputs, n, o->reader, NULL);
 		if (!o->reader)
 			goto cleanup;
-		if (o->used_perf_option && strcmp(o->reader->name, "perf") != 0) {
+		if (guessed && o->used_perf_option && strcmp(o->reader->name, "perf") != 0) {
 			error("%s looks like %s output, but --pid, --tid, --kernel, ... apply to perf "
 			      "script text only", input__name(inputs[0]), o->reader->name);
 			goto cleanup;

@@ -85,6 +85,10 @@ static struct profile *read_side(const struct diff_options *o, const char *path)
 	if (input__open(&in, path) < 0)
 		return NULL;
 	const struct reader *folded_reader = reader__find("folded");
+	if (!o->perl_mode && !reader__choose(&in, 1, folded_reader, NULL)) {
+		input__close(in);
+		return NULL;
+	}
 	struct folded_read_options folded = { .perl_line_rule = true, .keep_trailing_empty = true };
 	struct read_context ctx = { .options = &folded, .perl_mode = o->perl_mode };
 	struct profile *p = profile__new(1, PROFILE_DECIMAL);

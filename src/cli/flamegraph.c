@@ -227,7 +227,7 @@ static struct profile *read_profile(struct flamegraph_options *o, struct input *
 	 * read as folded text, whose reader says which lines it could not use */
 	const struct reader *reader = reader__find("folded");
 	if (!o->perl_mode) {
-		reader = reader__guess_or(inputs[0], reader);
+		reader = reader__choose(inputs, n, NULL, reader);
 		if (!reader)
 			return NULL;
 	}

@@ -1,8 +1,9 @@
 /*
  * Whether an input is in the format a reader expects, judged in one place
- * for every reader and command: after reading, on how many of its lines the
- * reader could not parse, which the readers report here. Not in Perl mode:
- * the personalities do what the Perl tools do with any input.
+ * for every reader and command: before reading, on its first bytes (binary
+ * is no reader's text); after reading, on how many of its lines the reader
+ * could not parse, which the readers report here. Not in Perl mode: the
+ * personalities do what the Perl tools do with any input.
  */
 #include "reader.h"
 
@@ -13,6 +14,41 @@
 #include "../lib/buf.h"
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
+
+/*
+ * Binary: a NUL byte (profilers print names that come from C strings, so
+ * their text never holds one), or more than one byte in CONTROL_SHARE that
+ * is a control character other than whitespace: random bytes hold about
+ * one in nine; text with a stray escape sequence stays far below.
+ */
+#define CONTROL_SHARE 16
+
+static bool is_control_byte(unsigned char c)
+{
+	return (c < 0x20 && c != '\t' && c != '\n' && c != '\v' && c != '\f' && c != '\r') ||
+	       c == 0x7f;
+}
+
+int reader__check_text(struct input *in, const char *expected)
+{
+	const char *head;
+	size_t len;
+	if (input__peek(in, PROBE_BYTES, &head, &len) < 0)
+		return -1;
+	const char *nul = memchr(head, '\0', len);
+	size_t control = 0;
+	for (size_t i = 0; i < len && !nul; i++)
+		control += is_control_byte((unsigned char)head[i]);
+	if (!nul && control * CONTROL_SHARE <= len)
+		return 0;
+	char seen[80];
+	if (nul)
+		snprintf(seen, sizeof(seen), "a NUL byte at offset %zu", (size_t)(nul - head));
+	else
+		snprintf(seen, sizeof(seen), "%zu control bytes in the first %zu", control, len);
+	return error("%s: expected %s, got binary data (%s); give flamekit the text the profiler "
+		     "prints", input__name(in), expected, seen);
+}
 
 /* The tally of `in`, made when its first bad line comes. */
 static struct bad_line_tally *tally_of(struct read_context *ctx, const struct input *in)

@@ -16,10 +16,13 @@
  * Whether an input is in the format at all is judged in one place for every
  * reader and command (read_context.c), not in Perl mode:
  *
- *	reader->read(&ctx, inputs, count, profile);
- *	if (read_context__finish(&ctx, reader) < 0)
- *		...  // most lines of an input did not parse: one line printed
- *	             // (else the kept warnings and their count were printed)
+ *	reader = reader__choose(inputs, count, named, fallback);
+ *	if (!reader)
+ *		return 2;  // binary input, or no format fits (printed)
+ *	if (reader->read(&ctx, inputs, count, profile) < 0 ||
+ *	    read_context__finish(&ctx, reader) < 0)
+ *		return 2;  // finish: most lines of an input did not parse (one
+ *	                   // line printed); else it printed the kept warnings
  */
 #ifndef FLAMEKIT_READER_H
 #define FLAMEKIT_READER_H
@@ -93,12 +96,23 @@ void read_context__count_bad_lines(struct read_context *ctx, const struct input 
 int read_context__finish(struct read_context *ctx, const struct reader *reader);
 void read_context__release(struct read_context *ctx);
 
+/*
+ * Before reading: an input whose first bytes (PROBE_BYTES, decoded if gzip)
+ * hold a NUL or a high share of control bytes is binary, not any reader's
+ * text: one line says so, naming `expected` (a reader's summary), and -1 is
+ * returned; else 0. Nothing is consumed.
+ */
+int reader__check_text(struct input *in, const char *expected);
+
 const struct reader *reader__find(const char *name);
-/* The reader for in, from its first bytes; NULL after saying what was tried. */
-const struct reader *reader__guess(struct input *in);
-/* The same, but `fallback` instead of a message when nothing fits (NULL only
- * after a read error, printed). */
-const struct reader *reader__guess_or(struct input *in, const struct reader *fallback);
+/*
+ * The reader for a command's inputs, each checked with reader__check_text():
+ * `named`, or else the one the first input's content fits, or else
+ * `fallback`; when that is NULL too, what was tried is printed. NULL after a
+ * message (binary input, no format, a read error).
+ */
+const struct reader *reader__choose(struct input *const *inputs, size_t count,
+				    const struct reader *named, const struct reader *fallback);
 /* The table, ending with a NULL name. */
 extern const struct reader readers[];
 

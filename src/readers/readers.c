@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/buf.h"
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
 #include "bcc.h"
@@ -77,25 +78,9 @@ static int probe_input(struct input *in, const struct reader **found, const char
 	return 0;
 }
 
-const struct reader *reader__guess_or(struct input *in, const struct reader *fallback)
+/* Says what the guesser tried and what it saw; the input fits no format. */
+static void explain_no_format(struct input *in, const char *head, size_t len)
 {
-	const struct reader *found;
-	const char *head;
-	size_t len;
-	if (probe_input(in, &found, &head, &len) < 0)
-		return NULL;
-	return found ? found : fallback;
-}
-
-const struct reader *reader__guess(struct input *in)
-{
-	const struct reader *found;
-	const char *head;
-	size_t len;
-	if (probe_input(in, &found, &head, &len) < 0)
-		return NULL;
-	if (found)
-		return found;
 	char quoted[120];
 	const char *nl = memchr(head, '\n', len);
 	error("cannot tell the format of %s: it does not look like any of", input__name(in));
@@ -107,5 +92,40 @@ const struct reader *reader__guess(struct input *in)
 		fprintf(stderr, "its first line is \"%s\".\n",
 			quote_for_message(quoted, sizeof(quoted), head, nl ? (size_t)(nl - head) : len));
 	fprintf(stderr, "Name the format: flamekit collapse FORMAT %s\n", input__name(in));
-	return NULL;
+}
+
+/* "profiler text (perf, perf-folded, ... or folded)": what the guesser
+ * expects of an input before it has picked a reader. */
+static void describe_any_format(struct buf *out)
+{
+	buf__append(out, "profiler text (", 15);
+	for (const struct reader *r = readers; r->name; r++)
+		buf__printf(out, "%s%s", r == readers ? "" : r[1].name ? ", " : " or ", r->name);
+	buf__append_char(out, ')');
+}
+
+const struct reader *reader__choose(struct input *const *inputs, size_t count,
+				    const struct reader *named, const struct reader *fallback)
+{
+	const struct reader *chosen = named;
+	if (!chosen) {
+		struct buf expected = BUF_INIT;
+		describe_any_format(&expected);
+		int is_text = reader__check_text(inputs[0], expected.data);
+		buf__free(&expected);
+		const char *head;
+		size_t len;
+		if (is_text < 0 || probe_input(inputs[0], &chosen, &head, &len) < 0)
+			return NULL;
+		if (!chosen)
+			chosen = fallback;
+		if (!chosen) {
+			explain_no_format(inputs[0], head, len);
+			return NULL;
+		}
+	}
+	for (size_t i = named ? 0 : 1; i < count; i++) /* a guessed one was checked */
+		if (reader__check_text(inputs[i], chosen->summary) < 0)
+			return NULL;
+	return chosen;
 }
