@@ -197,7 +197,7 @@ static int collapse_run(struct collapse_options *o)
 	profile = profile__new(1, PROFILE_INTEGER);
 	int read_status = o->reader->read(&ctx, inputs, n, profile);
 	input_set__done_reading(&set);
-	if (read_status < 0 || read_context__finish(&ctx, o->reader) < 0)
+	if (read_status < 0 || read_context__finish(&ctx, o->reader, profile) < 0)
 		goto cleanup;
 	if (profile__size(profile) == 0 && !o->perl_mode) {
 		if (o->file_count == 1)

@@ -94,7 +94,7 @@ static struct profile *read_side(const struct diff_options *o, const char *path)
 	struct profile *p = profile__new(1, PROFILE_DECIMAL);
 	int status = folded_reader->read(&ctx, &in, 1, p);
 	if (status == 0)
-		status = read_context__finish(&ctx, folded_reader);
+		status = read_context__finish(&ctx, folded_reader, p);
 	input__close(in);
 	if (status < 0) {
 		profile__free(p);

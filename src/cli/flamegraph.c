@@ -252,7 +252,8 @@ static struct profile *read_profile(struct flamegraph_options *o, struct input *
 		}
 		profile = profile__new(1, PROFILE_INTEGER);
 	}
-	if (reader->read(&ctx, inputs, n, profile) < 0 || read_context__finish(&ctx, reader) < 0) {
+	if (reader->read(&ctx, inputs, n, profile) < 0 ||
+	    read_context__finish(&ctx, reader, profile) < 0) {
 		profile__free(profile);
 		read_context__release(&ctx);
 		return NULL;

@@ -106,21 +106,32 @@ static bool most_lines_bad(uint64_t bad, uint64_t lines)
 	return bad * 3 > lines * 2;
 }
 
-int read_context__finish(struct read_context *ctx, const struct reader *reader)
+/* The one line that refuses the input of tally t. */
+static int refuse(const struct bad_line_tally *t, uint64_t lines, const struct reader *reader,
+		  bool no_stack)
+{
+	return error("%s: expected %s, got %s%llu of %llu lines that do not parse, the first at "
+		     "line %llu: \"%s\"; flamekit collapse --help lists the formats it reads",
+		     input__name(t->in), reader->summary, no_stack ? "no stack, and " : "",
+		     (unsigned long long)t->count, (unsigned long long)lines,
+		     (unsigned long long)t->first_line, t->first_quoted);
+}
+
+int read_context__finish(struct read_context *ctx, const struct reader *reader,
+			 const struct profile *profile)
 {
 	if (ctx->perl_mode)
 		return 0;
+	bool no_stack = profile__size(profile) == 0;
 	for (size_t i = 0; i < ctx->tally_count; i++) {
 		const struct bad_line_tally *t = &ctx->tallies[i];
 		uint64_t lines = input__line_number(t->in);
 		if (lines < t->count)
 			lines = t->count;
-		if (most_lines_bad(t->count, lines))
-			return error("%s: expected %s, got %llu of %llu lines that do not parse, the "
-				     "first at line %llu: \"%s\"; flamekit collapse --help lists the "
-				     "formats it reads", input__name(t->in), reader->summary,
-				     (unsigned long long)t->count, (unsigned long long)lines,
-				     (unsigned long long)t->first_line, t->first_quoted);
+		bool most_bad = most_lines_bad(t->count, lines);
+		/* no stack from any input: the first bad lines say best what it was */
+		if (most_bad || (no_stack && i == 0))
+			return refuse(t, lines, reader, !most_bad);
 	}
 	for (size_t i = 0; i < ctx->shown_count; i++)
 		error("%s", ctx->shown[i]);

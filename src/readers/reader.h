@@ -20,7 +20,7 @@
  *	if (!reader)
  *		return 2;  // binary input, or no format fits (printed)
  *	if (reader->read(&ctx, inputs, count, profile) < 0 ||
- *	    read_context__finish(&ctx, reader) < 0)
+ *	    read_context__finish(&ctx, reader, profile) < 0)
  *		return 2;  // finish: most lines of an input did not parse (one
  *	                   // line printed); else it printed the kept warnings
  */
@@ -87,13 +87,16 @@ void read_context__bad_line_at(struct read_context *ctx, const struct input *in,
 void read_context__count_bad_lines(struct read_context *ctx, const struct input *in,
 				   uint64_t n);
 /*
- * After reader->read() (its inputs still open): the verdict on the lines.
- * An input of which most lines (more than two in three) did not parse is not
- * in the reader's format: one line says which input, what was expected and
- * what was seen, and -1 is returned. Otherwise the kept messages and "skipped
- * N lines ..." are printed, and 0 returned. Does nothing in Perl mode.
+ * After reader->read() into `profile` (the inputs still open): the verdict
+ * on the lines. An input of which most lines (more than two in three) did
+ * not parse is not in the reader's format, nor is one with bad lines when no
+ * stack came out at all: one line says which input, what was expected and
+ * what was seen, and -1 is returned. Otherwise the kept messages and
+ * "skipped N lines ..." are printed, and 0 returned (the caller says if no
+ * stack came out of inputs without bad lines). Does nothing in Perl mode.
  */
-int read_context__finish(struct read_context *ctx, const struct reader *reader);
+int read_context__finish(struct read_context *ctx, const struct reader *reader,
+			 const struct profile *profile);
 void read_context__release(struct read_context *ctx);
 
 /*
