@@ -152,7 +152,7 @@ conformance_flamegraph_svg() {
 		# "no valid input" SVG; `flamekit flamegraph` refuses a file of
 		# which most lines do not parse (exit 2, no SVG, one line).
 		local refused=""
-		[[ $name == invalid ]] && refused="flamekit: input: expected folded stacks (frame;frame;... COUNT), summed, got 3 of 3 lines that do not parse"
+		[[ $name == invalid ]] && refused="flamekit: input: expected folded stacks (frame;frame;... COUNT), got 3 of 3 lines that do not parse"
 		for how in personality flamekit; do
 			rm -f "$work/palette.map"
 			cp "$folder/inputs/palette.map" "$work/palette.map"

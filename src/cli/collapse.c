@@ -93,7 +93,7 @@ static void collapse_usage(FILE *out)
 		"  perf script | flamekit collapse perf --all -o out.folded\n"
 		"  flamekit collapse perf --pid capture.txt.gz | grep mysqld\n"
 		"  flamekit collapse out.stacks > out.folded        # any known format\n"
-		"  flamekit collapse folded monday.folded tuesday.folded > both.folded\n",
+		"  flamekit collapse folded monday.folded tuesday.folded > both.folded  # summed\n",
 		perf_options_help);
 }
 

@@ -27,7 +27,7 @@ const struct reader readers[] = {
 	  bpftrace_reader__probe, bpftrace_reader__read },
 	{ "bcc", "bcc profile's report (stacks leaf first, \"- comm (pid)\", count)",
 	  bcc_reader__probe, bcc_reader__read },
-	{ "folded", "folded stacks (frame;frame;... COUNT), summed",
+	{ "folded", "folded stacks (frame;frame;... COUNT)",
 	  folded_reader__probe, folded_reader__read },
 	{ NULL, NULL, NULL, NULL },
 };
