@@ -184,8 +184,8 @@ static int collapse_run(struct collapse_options *o)
 		return EXIT_BAD_INPUT;
 	struct input **inputs = set.inputs;
 	size_t n = set.count;
+	/* a personality reads what it is given, as the Perl tool does */
 	if (!o->perl_mode) {
-		/* a personality reads what it is given, as the Perl tool does */
 		bool guessed = !o->reader;
 		o->reader = reader__choose(inputs, n, o->reader, NULL);
 		if (!o->reader)

@@ -81,8 +81,7 @@ void input_set__close(struct input_set *set);
  *
  * input__plain_size() is true when `in` is a regular, uncompressed file of
  * which no line has been taken yet (input__peek() may have looked at it),
- * and gives its size. input__open_range() makes
- * an input of bytes
+ * and gives its size. input__open_range() makes an input of bytes
  * [start, end) of the file: its own line numbers count from its start; it
  * reads through `in`'s descriptor, so `in` must outlive it.
  */

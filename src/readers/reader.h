@@ -21,8 +21,8 @@
  *		return 2;  // binary input, or no format fits (printed)
  *	if (reader->read(&ctx, inputs, count, profile) < 0 ||
  *	    read_context__finish(&ctx, reader, profile) < 0)
- *		return 2;  // finish: most lines of an input did not parse (one
- *	                   // line printed); else it printed the kept warnings
+ *		return 2;  // finish: an input is not in the format (one line
+ *	                   // printed); else it printed the kept warnings
  */
 #ifndef FLAMEKIT_READER_H
 #define FLAMEKIT_READER_H
