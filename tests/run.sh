@@ -230,6 +230,11 @@ conformance_flamegraph_svg() {
 			reference=$folder/expected/numa-default.out compare_options=(--expect-notes "a<b")
 			code=0 err=-
 		fi
+		# Every line of invalid.txt is unparsable: flamegraph.pl draws its
+		# "no valid input" SVG; `flamekit flamegraph` refuses a file of
+		# which most lines do not parse (exit 2, no SVG, one line).
+		local refused=""
+		[[ $name == invalid ]] && refused="flamekit: input: expected folded stacks (frame;frame;... COUNT), got 3 of 3 lines that do not parse"
 		for how in personality flamekit; do
 			rm -f "$work/palette.map"
 			cp "$folder/inputs/palette.map" "$work/palette.map"
@@ -247,6 +252,12 @@ conformance_flamegraph_svg() {
 				else
 					cmp -s "$work/err.txt" "$folder/$err" || problems+="stderr differs: $(head -c 200 "$work/err.txt"); "
 				fi
+			elif [[ -n $refused ]]; then
+				[[ ! -s $work/out.svg ]] || problems+="an SVG on stdout; "
+				[[ $(wc -l < "$work/err.txt") == 1 && $(cat "$work/err.txt") == "$refused"* ]] ||
+					problems+="expected one line \"$refused...\" on stderr, got: $(head -c 300 "$work/err.txt"); "
+				if [[ -z $problems ]]; then pass "$id [$how]"; else fail "$id [$how]" "$problems"; fi
+				continue
 			else
 				# flamekit's own messages, not flamegraph.pl's warnings
 				local want=$GOLDEN_CONF/flamegraph-svg-$name.err

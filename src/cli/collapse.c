@@ -85,15 +85,19 @@ static void collapse_usage(FILE *out)
 		"                      per CPU; the output is the same for any N)\n"
 		"  -h, --help          show this help\n\n"
 		"perf options (same as stackcollapse-perf.pl):\n%s\n"
-		"Lines that cannot be parsed are reported with their file and line; the\n"
-		"exit status is 2 when no stack could be read at all.\n\n"
+		"Input that is not in FORMAT is refused with exit status 2 and one line\n"
+		"saying what was expected and what was seen: binary input (a NUL byte, or\n"
+		"many control bytes), or input of which more than two lines in three do\n"
+		"not parse. In a file that is mostly right, the lines that cannot be\n"
+		"parsed are reported with their file and line, and the rest is read. The\n"
+		"exit status is 2 as well when no stack could be read at all.\n\n"
 		"examples:\n"
 		"  perf record -F 99 -a -g -- sleep 10 && perf script > out.perf\n"
 		"  flamekit collapse perf out.perf > out.folded\n"
 		"  perf script | flamekit collapse perf --all -o out.folded\n"
 		"  flamekit collapse perf --pid capture.txt.gz | grep mysqld\n"
 		"  flamekit collapse out.stacks > out.folded        # any known format\n"
-		"  flamekit collapse folded monday.folded tuesday.folded > both.folded\n",
+		"  flamekit collapse folded monday.folded tuesday.folded > both.folded  # summed\n",
 		perf_options_help);
 }
 
@@ -180,11 +184,13 @@ static int collapse_run(struct collapse_options *o)
 		return EXIT_BAD_INPUT;
 	struct input **inputs = set.inputs;
 	size_t n = set.count;
-	if (!o->reader) {
-		o->reader = reader__guess(inputs[0]);
+	/* a personality reads what it is given, as the Perl tool does */
+	if (!o->perl_mode) {
+		bool guessed = !o->reader;
+		o->reader = reader__choose(inputs, n, o->reader, NULL);
 		if (!o->reader)
 			goto cleanup;
-		if (o->used_perf_option && strcmp(o->reader->name, "perf") != 0) {
+		if (guessed && o->used_perf_option && strcmp(o->reader->name, "perf") != 0) {
 			error("%s looks like %s output, but --pid, --tid, --kernel, ... apply to perf "
 			      "script text only", input__name(inputs[0]), o->reader->name);
 			goto cleanup;
@@ -195,9 +201,8 @@ static int collapse_run(struct collapse_options *o)
 	profile = profile__new(1, PROFILE_INTEGER);
 	int read_status = o->reader->read(&ctx, inputs, n, profile);
 	input_set__done_reading(&set);
-	if (read_status < 0)
+	if (read_status < 0 || read_context__finish(&ctx, o->reader, profile) < 0)
 		goto cleanup;
-	read_context__summary(&ctx);
 	if (profile__size(profile) == 0 && !o->perl_mode) {
 		if (o->file_count == 1)
 			error("no stacks found in %s; is it %s?", o->files[0], o->reader->summary);

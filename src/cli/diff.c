@@ -59,7 +59,9 @@ static void diff_usage(FILE *out, bool perl_mode)
 		"usage: flamekit diff [OPTIONS] BEFORE AFTER\n\n"
 		"Prints \"stack BEFORE AFTER\" for every stack of either folded file (0\n"
 		"where one lacks it), sorted: the input of a differential flame graph.\n"
-		"Files may be gzip-compressed.\n\n"
+		"Files may be gzip-compressed. A file that is not folded stacks (binary,\n"
+		"or more than two lines in three that do not parse) is refused, exit\n"
+		"status 2.\n\n"
 		"options:\n"
 		"  -n, --normalize     scale BEFORE's counts to AFTER's total, so that a\n"
 		"                      longer or busier recording does not look like growth\n"
@@ -84,17 +86,23 @@ static struct profile *read_side(const struct diff_options *o, const char *path)
 	struct input *in;
 	if (input__open(&in, path) < 0)
 		return NULL;
+	const struct reader *folded_reader = reader__find("folded");
+	if (!o->perl_mode && !reader__choose(&in, 1, folded_reader, NULL)) {
+		input__close(in);
+		return NULL;
+	}
 	struct folded_read_options folded = { .perl_line_rule = true, .keep_trailing_empty = true };
 	struct read_context ctx = { .options = &folded, .perl_mode = o->perl_mode };
 	struct profile *p = profile__new(1, PROFILE_DECIMAL);
-	int status = reader__find("folded")->read(&ctx, &in, 1, p);
+	int status = folded_reader->read(&ctx, &in, 1, p);
+	if (status == 0)
+		status = read_context__finish(&ctx, folded_reader, p);
 	input__close(in);
 	if (status < 0) {
 		profile__free(p);
 		read_context__release(&ctx);
 		return NULL;
 	}
-	read_context__summary(&ctx);
 	if (ctx.bad_lines && o->perl_mode) {
 		/* difffolded.pl counts a line it cannot parse under the empty
 		 * stack, adding nothing: it prints a " 0 0" line for it */

@@ -119,7 +119,9 @@ static void flamegraph_usage(FILE *out, bool perl_mode)
 		"Draws an interactive SVG flame graph from folded stacks (\"a;b;c COUNT\"),\n"
 		"or from any format `flamekit collapse` reads (told by content). Lines\n"
 		"with two counts (\"a;b;c BEFORE AFTER\", as `flamekit diff` prints) make a\n"
-		"differential graph: red grew, blue shrank. Options are flamegraph.pl's.\n\n"
+		"differential graph: red grew, blue shrank. Options are flamegraph.pl's.\n"
+		"Input that is neither is refused as `flamekit collapse` refuses it (exit\n"
+		"status 2, one line, no SVG); empty input gives the \"no valid input\" SVG.\n\n"
 		"options:\n%s"
 		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
 		"  -h, --help          show this help\n\n"
@@ -227,7 +229,7 @@ static struct profile *read_profile(struct flamegraph_options *o, struct input *
 	 * read as folded text, whose reader says which lines it could not use */
 	const struct reader *reader = reader__find("folded");
 	if (!o->perl_mode) {
-		reader = reader__guess_or(inputs[0], reader);
+		reader = reader__choose(inputs, n, NULL, reader);
 		if (!reader)
 			return NULL;
 	}
@@ -252,12 +254,12 @@ static struct profile *read_profile(struct flamegraph_options *o, struct input *
 		}
 		profile = profile__new(1, PROFILE_INTEGER);
 	}
-	if (reader->read(&ctx, inputs, n, profile) < 0) {
+	if (reader->read(&ctx, inputs, n, profile) < 0 ||
+	    read_context__finish(&ctx, reader, profile) < 0) {
 		profile__free(profile);
 		read_context__release(&ctx);
 		return NULL;
 	}
-	read_context__summary(&ctx);
 	*ignored = ctx.bad_lines;
 	*differential = folded_result.differential_lines > 0;
 	read_context__release(&ctx);

@@ -354,7 +354,7 @@ bool input__plain_size(struct input *in, uint64_t *size)
 {
 	struct stat st;
 	unsigned char magic[3];
-	if (in->fd < 0 || in->ranged || in->checked_magic || fstat(in->fd, &st) != 0 ||
+	if (in->fd < 0 || in->ranged || in->line_number > 0 || fstat(in->fd, &st) != 0 ||
 	    !S_ISREG(st.st_mode))
 		return false;
 	if (pread(in->fd, magic, 3, 0) == 3 && looks_like_gzip(magic, 3))
@@ -373,6 +373,12 @@ struct input *input__open_range(struct input *in, uint64_t start, uint64_t end)
 	part->checked_magic = true;
 	part->progress = in->progress;
 	return part;
+}
+
+void input__close_part(struct input *in, struct input *part)
+{
+	in->line_number += part->line_number;
+	input__close(part);
 }
 
 void input__set_progress(struct input *in, struct progress *p)

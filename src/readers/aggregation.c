@@ -100,7 +100,7 @@ int aggregation__read(const struct aggregation_format *format, struct read_conte
 			err = -1;
 		if (!err)
 			profile__merge(profile, parts[i].profile);
-		input__close(parts[i].in);
+		input__close_part(inputs[0], parts[i].in);
 		profile__free(parts[i].profile);
 		if (format->state_free)
 			format->state_free(parts[i].state);

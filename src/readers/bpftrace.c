@@ -254,7 +254,7 @@ int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 			if (!err)
 				profile__merge(profile, parts[i].profile);
 			keyed_entries += parts[i].keyed;
-			input__close(parts[i].in);
+			input__close_part(inputs[0], parts[i].in);
 			profile__free(parts[i].profile);
 		}
 		free(parts);

@@ -541,7 +541,7 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 static const char expected_perf_line[] =
 	"a sample header \"COMM PID ... EVENT:\" or a frame \"ADDR SYMBOL (MODULE)\"";
 
-static void print_bad_line(struct read_context *ctx, const char *name, uint64_t lineno,
+static void print_bad_line(struct read_context *ctx, const struct input *in, uint64_t lineno,
 			   const char *line, size_t len)
 {
 	if (ctx->perl_mode) {
@@ -551,7 +551,7 @@ static void print_bad_line(struct read_context *ctx, const char *name, uint64_t 
 			(unsigned long long)lineno);
 	}
 	else
-		read_context__bad_line_at(ctx, name, lineno, line, len, expected_perf_line);
+		read_context__bad_line_at(ctx, in, lineno, line, len, expected_perf_line);
 }
 
 static void report_bad_line(struct perf_state *st, struct input *in, const char *line,
@@ -559,7 +559,7 @@ static void report_bad_line(struct perf_state *st, struct input *in, const char 
 {
 	struct chunk_log *log = st->log;
 	if (!log) {
-		print_bad_line(st->ctx, input__name(in), input__line_number(in), line, len);
+		print_bad_line(st->ctx, in, input__line_number(in), line, len);
 		return;
 	}
 	log->bad_lines++;
@@ -747,17 +747,17 @@ static int read_parallel(struct read_context *ctx, struct input *file, uint64_t 
 				warned = true;
 			}
 			if (k < log->count)
-				print_bad_line(ctx, input__name(file), line_offset + log->lines[k].line,
+				print_bad_line(ctx, file, line_offset + log->lines[k].line,
 					       log->text.data + log->lines[k].offset, log->lines[k].len);
 		}
-		ctx->bad_lines += log->bad_lines - log->count;
+		read_context__count_bad_lines(ctx, file, log->bad_lines - log->count);
 		line_offset += log->line_count;
 	}
 	for (unsigned i = 0; i < n; i++) {
 		struct part *pt = &parts[i];
 		perf_state_release(&pt->st);
 		if (pt->in)
-			input__close(pt->in);
+			input__close_part(file, pt->in);
 		profile__free(pt->profile);
 		buf__free(&pt->log.text);
 		buf__free(&pt->log.skipped_event_name);

@@ -8,10 +8,21 @@
  * finds to the profile it is given, so several inputs merge into one.
  *
  * What a reader cannot parse it reports through read_context__bad_line(),
- * which keeps the count and the first place for the summary; in Perl mode
+ * which counts it per input and keeps the first few messages; in Perl mode
  * (a personality) the reader prints the Perl tool's own warnings instead.
  * read() returns 0, or -1 after a fatal error (already printed, e.g. a
  * truncated gzip): the caller then writes nothing.
+ *
+ * Whether an input is in the format at all is judged in one place for every
+ * reader and command (read_context.c), not in Perl mode:
+ *
+ *	reader = reader__choose(inputs, count, named, fallback);
+ *	if (!reader)
+ *		return 2;  // binary input, or no format fits (printed)
+ *	if (reader->read(&ctx, inputs, count, profile) < 0 ||
+ *	    read_context__finish(&ctx, reader, profile) < 0)
+ *		return 2;  // finish: an input is not in the format (one line
+ *	                   // printed); else it printed the kept warnings
  */
 #ifndef FLAMEKIT_READER_H
 #define FLAMEKIT_READER_H
@@ -23,13 +34,28 @@
 #include "../lib/input.h"
 #include "../profile/profile.h"
 
+/* The lines of one input that could not be parsed. */
+struct bad_line_tally {
+	const struct input *in;
+	uint64_t count;
+	uint64_t first_line;
+	char first_quoted[64];  /* the first of them, quoted for a message */
+};
+
+/* Enough to see the pattern of a bad input without flooding the terminal. */
+#define BAD_LINES_SHOWN 5
+
 struct read_context {
 	const void *options;   /* the reader's own options struct, or NULL */
 	bool perl_mode;        /* personality: print what the Perl tool prints */
 	unsigned jobs;         /* threads for one large plain file; 0 = one per CPU */
-	uint64_t bad_lines;
-	char *first_bad_input; /* owned */
-	uint64_t first_bad_line;
+	uint64_t bad_lines;    /* in all inputs */
+	/* Owned, filled by read_context__bad_line*(); inputs in the order
+	 * their first bad line came. */
+	struct bad_line_tally *tallies;
+	size_t tally_count, tally_cap;
+	char *shown[BAD_LINES_SHOWN]; /* the first messages, printed by finish */
+	size_t shown_count;
 };
 
 /*
@@ -48,24 +74,48 @@ struct reader {
 		    struct profile *profile);
 };
 
-/* Records a line that could not be parsed; prints the first few of them as
- * "flamekit: FILE:LINE: expected ..., got "..."" (not in Perl mode). */
+/* Records a line of `in` that could not be parsed, the last one it returned;
+ * keeps the first few as "FILE:LINE: expected ..., got "..."" messages for
+ * read_context__finish() (not in Perl mode, where nothing is kept). */
 void read_context__bad_line(struct read_context *ctx, const struct input *in,
 			    const char *line, size_t len, const char *expected);
-/* The same, for a line known by input name and number. */
-void read_context__bad_line_at(struct read_context *ctx, const char *input_name,
+/* The same, for line `line_number` of `in` (a part read apart, see parallel.h). */
+void read_context__bad_line_at(struct read_context *ctx, const struct input *in,
 			       uint64_t line_number, const char *line, size_t len,
 			       const char *expected);
-/* Prints "skipped N lines ..." if any were skipped (not in Perl mode). */
-void read_context__summary(const struct read_context *ctx);
+/* Records n more bad lines of `in` without their text (those a part did not keep). */
+void read_context__count_bad_lines(struct read_context *ctx, const struct input *in,
+				   uint64_t n);
+/*
+ * After reader->read() into `profile` (the inputs still open): the verdict
+ * on the lines. An input of which most lines (more than two in three) did
+ * not parse is not in the reader's format, nor is one with bad lines when no
+ * stack came out at all: one line says which input, what was expected and
+ * what was seen, and -1 is returned. Otherwise the kept messages and
+ * "skipped N lines ..." are printed, and 0 returned (the caller says if no
+ * stack came out of inputs without bad lines). Does nothing in Perl mode.
+ */
+int read_context__finish(struct read_context *ctx, const struct reader *reader,
+			 const struct profile *profile);
 void read_context__release(struct read_context *ctx);
 
+/*
+ * Before reading: an input whose first bytes (PROBE_BYTES, decoded if gzip)
+ * hold a NUL or a high share of control bytes is binary, not any reader's
+ * text: one line says so, naming `expected` (a reader's summary), and -1 is
+ * returned; else 0. Nothing is consumed.
+ */
+int reader__check_text(struct input *in, const char *expected);
+
 const struct reader *reader__find(const char *name);
-/* The reader for in, from its first bytes; NULL after saying what was tried. */
-const struct reader *reader__guess(struct input *in);
-/* The same, but `fallback` instead of a message when nothing fits (NULL only
- * after a read error, printed). */
-const struct reader *reader__guess_or(struct input *in, const struct reader *fallback);
+/*
+ * The reader for a command's inputs, each checked with reader__check_text():
+ * `named`, or else the one the first input's content fits, or else
+ * `fallback`; when that is NULL too, what was tried is printed. NULL after a
+ * message (binary input, no format, a read error).
+ */
+const struct reader *reader__choose(struct input *const *inputs, size_t count,
+				    const struct reader *named, const struct reader *fallback);
 /* The table, ending with a NULL name. */
 extern const struct reader readers[];
 

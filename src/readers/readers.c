@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/buf.h"
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
 #include "bcc.h"
@@ -26,7 +27,7 @@ const struct reader readers[] = {
 	  bpftrace_reader__probe, bpftrace_reader__read },
 	{ "bcc", "bcc profile's report (stacks leaf first, \"- comm (pid)\", count)",
 	  bcc_reader__probe, bcc_reader__read },
-	{ "folded", "folded stacks (frame;frame;... COUNT), summed",
+	{ "folded", "folded stacks (frame;frame;... COUNT)",
 	  folded_reader__probe, folded_reader__read },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -77,25 +78,9 @@ static int probe_input(struct input *in, const struct reader **found, const char
 	return 0;
 }
 
-const struct reader *reader__guess_or(struct input *in, const struct reader *fallback)
+/* Says what the guesser tried and what it saw; the input fits no format. */
+static void explain_no_format(struct input *in, const char *head, size_t len)
 {
-	const struct reader *found;
-	const char *head;
-	size_t len;
-	if (probe_input(in, &found, &head, &len) < 0)
-		return NULL;
-	return found ? found : fallback;
-}
-
-const struct reader *reader__guess(struct input *in)
-{
-	const struct reader *found;
-	const char *head;
-	size_t len;
-	if (probe_input(in, &found, &head, &len) < 0)
-		return NULL;
-	if (found)
-		return found;
 	char quoted[120];
 	const char *nl = memchr(head, '\n', len);
 	error("cannot tell the format of %s: it does not look like any of", input__name(in));
@@ -107,46 +92,40 @@ const struct reader *reader__guess(struct input *in)
 		fprintf(stderr, "its first line is \"%s\".\n",
 			quote_for_message(quoted, sizeof(quoted), head, nl ? (size_t)(nl - head) : len));
 	fprintf(stderr, "Name the format: flamekit collapse FORMAT %s\n", input__name(in));
-	return NULL;
 }
 
-/* Enough to see the pattern of a bad input without flooding the terminal. */
-#define BAD_LINES_SHOWN 5
-
-void read_context__bad_line(struct read_context *ctx, const struct input *in,
-			    const char *line, size_t len, const char *expected)
+/* "profiler text (perf, perf-folded, ... or folded)": what the guesser
+ * expects of an input before it has picked a reader. */
+static void describe_any_format(struct buf *out)
 {
-	read_context__bad_line_at(ctx, input__name(in), input__line_number(in), line, len,
-				  expected);
+	buf__append(out, "profiler text (", 15);
+	for (const struct reader *r = readers; r->name; r++)
+		buf__printf(out, "%s%s", r == readers ? "" : r[1].name ? ", " : " or ", r->name);
+	buf__append_char(out, ')');
 }
 
-void read_context__bad_line_at(struct read_context *ctx, const char *input_name,
-			       uint64_t line_number, const char *line, size_t len,
-			       const char *expected)
+const struct reader *reader__choose(struct input *const *inputs, size_t count,
+				    const struct reader *named, const struct reader *fallback)
 {
-	ctx->bad_lines++;
-	if (ctx->bad_lines == 1) {
-		ctx->first_bad_input = fk_strdup(input_name);
-		ctx->first_bad_line = line_number;
+	const struct reader *chosen = named;
+	if (!chosen) {
+		struct buf expected = BUF_INIT;
+		describe_any_format(&expected);
+		int is_text = reader__check_text(inputs[0], expected.data);
+		buf__free(&expected);
+		const char *head;
+		size_t len;
+		if (is_text < 0 || probe_input(inputs[0], &chosen, &head, &len) < 0)
+			return NULL;
+		if (!chosen)
+			chosen = fallback;
+		if (!chosen) {
+			explain_no_format(inputs[0], head, len);
+			return NULL;
+		}
 	}
-	if (ctx->perl_mode || ctx->bad_lines > BAD_LINES_SHOWN)
-		return;
-	char quoted[120];
-	error("%s:%llu: expected %s, got \"%s\"", input_name, (unsigned long long)line_number,
-	      expected, quote_for_message(quoted, sizeof(quoted), line, len));
-}
-
-void read_context__summary(const struct read_context *ctx)
-{
-	if (ctx->perl_mode || ctx->bad_lines == 0)
-		return;
-	error("skipped %llu line%s that could not be parsed (first at %s:%llu)",
-	      (unsigned long long)ctx->bad_lines, ctx->bad_lines == 1 ? "" : "s",
-	      ctx->first_bad_input, (unsigned long long)ctx->first_bad_line);
-}
-
-void read_context__release(struct read_context *ctx)
-{
-	free(ctx->first_bad_input);
-	ctx->first_bad_input = NULL;
+	for (size_t i = named ? 0 : 1; i < count; i++) /* a guessed one was checked */
+		if (reader__check_text(inputs[i], chosen->summary) < 0)
+			return NULL;
+	return chosen;
 }

@@ -1,6 +1,8 @@
 # A file large enough to be read in parallel parts (>= 2 x 32 MB) gives the
-# same stdout and stderr for any --jobs: bad lines and the event warning in
-# stream order, with line numbers counted from the start of the file.
+# same stdout and stderr for any --jobs: the personality's warnings in stream
+# order, flamekit's first bad lines (kept while reading, printed with their
+# count after it) in stream order too, with line numbers counted from the
+# start of the file.
 { printf 'garbage at the start\n'; cat "$DATA/small.perf"; } > big.perf
 for i in $(seq 16); do cat big.perf big.perf > twice.perf && mv twice.perf big.perf; done
 { cat "$DATA/two-events.perf"; printf 'garbage near the end\n'; cat "$DATA/small.perf"; } >> big.perf
