@@ -26,8 +26,13 @@ PERSONALITIES := stackcollapse-perf stackcollapse-perf.pl stackcollapse-stap sta
 	stackcollapse stackcollapse.pl stackcollapse-bpftrace stackcollapse-bpftrace.pl \
 	flamegraph flamegraph.pl difffolded difffolded.pl
 
-# libFuzzer targets: one per reader (tests/fuzz/NAME.c).
-FUZZ_TARGETS := perf perf-folded folded stap dtrace bpftrace bcc
+# libFuzzer targets: one per reader and one for the SVG writer
+# (tests/fuzz/NAME.c; replay.c is the replay binaries' main).
+FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard tests/fuzz/*.c))))
+# The SVG target checks its output with libxml2: only its fuzz and replay
+# binaries link it, never flamekit.
+XML_CFLAGS  := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+XML_LIBS    := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 
 SRCS := $(filter-out %.bpf.c,$(wildcard src/*.c src/*/*.c))
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
@@ -110,7 +115,7 @@ $(addprefix $(BUILD)/,$(PERSONALITIES)): $(BUILD)/flamekit
 REPLAYS := $(addprefix $(BUILD)/replay/,$(FUZZ_TARGETS))
 $(BUILD)/replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(STRICT) $(SANFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB_OBJS) $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(STRICT) $(SANFLAGS) $(FUZZ_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB_OBJS) $(LIBS) $(FUZZ_LIBS)
 
 check: all $(REPLAYS)
 	$(Q)tests/run.sh $(BUILD)
@@ -121,7 +126,9 @@ fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS) $(BUILD)/gen/svg_assets.h FORCE
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  FUZZ    $@')
-	$(Q)$(CLANG) $(FUZZFLAGS) $(STRICT) -I$(BUILD)/gen -o $@ $< $(LIB_SRCS) $(LIBS)
+	$(Q)$(CLANG) $(FUZZFLAGS) $(STRICT) $(FUZZ_CFLAGS) -I$(BUILD)/gen -o $@ $< $(LIB_SRCS) $(LIBS) $(FUZZ_LIBS)
+$(BUILD)/fuzz/svg $(BUILD)/replay/svg: FUZZ_CFLAGS := $(XML_CFLAGS)
+$(BUILD)/fuzz/svg $(BUILD)/replay/svg: FUZZ_LIBS := $(XML_LIBS)
 
 bench: all
 	bench/collapse.sh
