@@ -166,6 +166,9 @@ struct named_attributes {
 	char *name;
 	struct name_attribute *attributes;
 	size_t count;
+	/* g_extra and a_extra, parsed: each holds name="value" pairs */
+	struct name_attribute *g_extra, *a_extra;
+	size_t g_extra_count, a_extra_count;
 };
 
 struct svg_name_attributes {
@@ -177,6 +180,113 @@ static int compare_named(const void *a, const void *b)
 {
 	return strcmp(((const struct named_attributes *)a)->name,
 		      ((const struct named_attributes *)b)->name);
+}
+
+static const char *attribute(const struct named_attributes *na, const char *key)
+{
+	const char *value = NULL;
+	for (size_t i = 0; na && i < na->count; i++)
+		if (strcmp(na->attributes[i].key, key) == 0)
+			value = na->attributes[i].value;  /* the last one wins, as in a Perl hash */
+	return value;
+}
+
+static bool name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool name_char(char c)
+{
+	return name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+}
+
+/* The length of an attribute name at s: ASCII letters, digits, "_-.", an
+ * "xlink:" prefix at most (the only prefix the SVG declares), and no
+ * namespace declaration (it would move the frame out of the SVG). 0 if none. */
+static size_t attribute_name(const char *s)
+{
+	size_t n = 0;
+	if (strncmp(s, "xlink:", 6) == 0)
+		n = 6;
+	if (!name_start(s[n]))
+		return 0;
+	while (name_char(s[n]))
+		n++;
+	if (n == 5 && strncmp(s, "xmlns", 5) == 0)
+		return 0;
+	return n;
+}
+
+/*
+ * g_extra and a_extra hold attributes that flamegraph.pl pastes into the
+ * element as they are: name="value" or name='value', separated by spaces.
+ * Parsed, they are written as attributes whatever they hold, their values
+ * as text (escaped like every other value), so that they can neither end
+ * the element nor add one. Returns -1 after a message.
+ */
+static int parse_extra(const char *path, unsigned long line, const char *key, const char *text,
+		       struct name_attribute **out, size_t *count)
+{
+	size_t cap = 0;
+	const char *s = text;
+	for (;;) {
+		s += strspn(s, " \t\r\n");
+		if (!*s)
+			return 0;
+		size_t n = attribute_name(s);
+		const char *eq = s + n + strspn(s + n, " ");
+		const char *quote = *eq == '=' ? eq + 1 + strspn(eq + 1, " ") : eq;
+		const char *close = *quote == '"' || *quote == '\'' ? strchr(quote + 1, *quote) : NULL;
+		if (n == 0 || *eq != '=' || !close || (close[1] && !strchr(" \t\r\n", close[1]))) {
+			char shown[64];
+			return error("%s:%lu: %s wants attributes as name=\"value\" or name='value' "
+				     "(no xmlns), not \"%s\"", path, line, key,
+				     quote_for_message(shown, sizeof(shown), s, strlen(s)));
+		}
+		*out = fk_grow(*out, &cap, *count + 1, sizeof(**out));
+		(*out)[(*count)++] = (struct name_attribute){
+			.key = fk_memdup(s, n),
+			.value = fk_memdup(quote + 1, (size_t)(close - quote - 1)),
+		};
+		s = close + 1;
+	}
+}
+
+/* Parses the extras of the attributes a frame's <a> or <g> gets, and checks
+ * that none is given twice (an element cannot hold it). -1 after a message. */
+static int parse_extras(const char *path, unsigned long line, struct named_attributes *na)
+{
+	const char *href = attribute(na, "href"), *extra;
+	bool link = href && *href;
+	if ((extra = attribute(na, "g_extra")) &&
+	    parse_extra(path, line, "g_extra", extra, &na->g_extra, &na->g_extra_count) < 0)
+		return -1;
+	if (link && (extra = attribute(na, "a_extra")) &&
+	    parse_extra(path, line, "a_extra", extra, &na->a_extra, &na->a_extra_count) < 0)
+		return -1;
+	const char **names = fk_malloc((4 + na->g_extra_count + na->a_extra_count) * sizeof(*names));
+	size_t n = 0;
+	if (link) {
+		names[n++] = "xlink:href";
+		names[n++] = "target";
+	}
+	if (attribute(na, "id"))
+		names[n++] = "id";
+	if (attribute(na, "class"))
+		names[n++] = "class";
+	for (size_t i = 0; i < na->a_extra_count; i++)
+		names[n++] = na->a_extra[i].key;
+	for (size_t i = 0; i < na->g_extra_count; i++)
+		names[n++] = na->g_extra[i].key;
+	int err = 0;
+	for (size_t i = 0; i < n && !err; i++)
+		for (size_t k = 0; k < i && !err; k++)
+			if (strcmp(names[i], names[k]) == 0)
+				err = error("%s:%lu: attribute %s given twice for %s's %s", path, line,
+					    names[i], na->name, link ? "<a>" : "<g>");
+	free(names);
+	return err;
 }
 
 struct svg_name_attributes *svg_name_attributes__read(const char *path)
@@ -220,6 +330,11 @@ struct svg_name_attributes *svg_name_attributes__read(const char *path)
 				.value = fk_strdup(eq ? eq + 1 : ""),
 			};
 		}
+		if (parse_extras(path, number, na) < 0) {
+			svg_name_attributes__free(a);
+			a = NULL;
+			break;
+		}
 	}
 	free(line);
 	fclose(f);
@@ -228,17 +343,25 @@ struct svg_name_attributes *svg_name_attributes__read(const char *path)
 	return a;
 }
 
+static void free_attributes(struct name_attribute *list, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		free(list[i].key);
+		free(list[i].value);
+	}
+	free(list);
+}
+
 void svg_name_attributes__free(struct svg_name_attributes *a)
 {
 	if (!a)
 		return;
 	for (size_t i = 0; i < a->count; i++) {
-		for (size_t k = 0; k < a->names[i].count; k++) {
-			free(a->names[i].attributes[k].key);
-			free(a->names[i].attributes[k].value);
-		}
-		free(a->names[i].attributes);
-		free(a->names[i].name);
+		struct named_attributes *na = &a->names[i];
+		free_attributes(na->attributes, na->count);
+		free_attributes(na->g_extra, na->g_extra_count);
+		free_attributes(na->a_extra, na->a_extra_count);
+		free(na->name);
 	}
 	free(a->names);
 	free(a);
@@ -255,15 +378,6 @@ static const struct named_attributes *find_name_attributes(const struct svg_name
 		bsearch(&probe, a->names, a->count, sizeof(*a->names), compare_named);
 	free(key);
 	return found;
-}
-
-static const char *attribute(const struct named_attributes *na, const char *key)
-{
-	const char *value = NULL;
-	for (size_t i = 0; na && i < na->count; i++)
-		if (strcmp(na->attributes[i].key, key) == 0)
-			value = na->attributes[i].value;  /* the last one wins, as in a Perl hash */
-	return value;
 }
 
 /* --- layout --------------------------------------------------------------------- */
@@ -517,35 +631,34 @@ static void put_preamble(struct buf *out, const struct svg_options *o, const str
 	put_text(out, "matched", o->width - XPAD - 100.0, bottom_line, " ", NULL);
 }
 
+/* name="value": a space, then name (a checked name) and value escaped. */
+static void put_named_attribute(struct buf *out, const char *name, const char *value)
+{
+	buf__printf(out, " %s=\"", name);
+	put_attribute(out, value);
+	buf__append_char(out, '"');
+}
+
 /* The start of a frame's group: <g>, or what --nameattr asks for. */
 static void put_group_start(struct buf *out, const struct named_attributes *na, const char *href)
 {
 	const char *id = attribute(na, "id"), *class = attribute(na, "class");
-	const char *g_extra = attribute(na, "g_extra");
 	if (href) {
-		const char *target = attribute(na, "target"), *a_extra = attribute(na, "a_extra");
-		buf__append_string(out, "<a xlink:href=\"");
-		put_attribute(out, href);
-		buf__append_string(out, "\" target=\"");
-		put_attribute(out, target && *target ? target : "_top");
-		buf__append_char(out, '"');
-		if (a_extra && *a_extra)
-			buf__printf(out, " %s", a_extra);
+		const char *target = attribute(na, "target");
+		buf__append_string(out, "<a");
+		put_named_attribute(out, "xlink:href", href);
+		put_named_attribute(out, "target", target && *target ? target : "_top");
+		for (size_t i = 0; i < na->a_extra_count; i++)
+			put_named_attribute(out, na->a_extra[i].key, na->a_extra[i].value);
 	} else {
 		buf__append_string(out, "<g");
 	}
-	if (id) {
-		buf__append_string(out, " id=\"");
-		put_attribute(out, id);
-		buf__append_char(out, '"');
-	}
-	if (class) {
-		buf__append_string(out, " class=\"");
-		put_attribute(out, class);
-		buf__append_char(out, '"');
-	}
-	if (g_extra && *g_extra)
-		buf__printf(out, " %s", g_extra);
+	if (id)
+		put_named_attribute(out, "id", id);
+	if (class)
+		put_named_attribute(out, "class", class);
+	for (size_t i = 0; na && i < na->g_extra_count; i++)
+		put_named_attribute(out, na->g_extra[i].key, na->g_extra[i].value);
 	buf__append_char(out, '>');
 }
 
