@@ -67,41 +67,75 @@ static void format_count(char *out, size_t size, const char *digits)
 
 /* --- escaping ----------------------------------------------------------------- */
 
-/*
- * Writes text as XML character data: & < > escaped, and what XML cannot
- * hold at all (control characters, bytes that are not UTF-8) as U+FFFD, so
- * no name can end an element, open one, or make the file unreadable.
- */
 static inline void buf__append_string(struct buf *b, const char *s)
 {
 	buf__append(b, s, strlen(s));
 }
 
-static void put_escaped(struct buf *out, const char *s, size_t len)
+/*
+ * Whether XML can hold the character at s[0..len) (len > 0), whose bytes
+ * go to *n: not a control character but tab, not U+FFFE or U+FFFF, and
+ * valid UTF-8 (a byte that starts no sequence is one character that XML
+ * cannot hold).
+ */
+static inline bool xml_char(const char *s, size_t len, size_t *n)
+{
+	uint32_t cp;
+	*n = utf8__decode(s, len, &cp);
+	if (*n == 1 && cp >= 0x80)
+		return false;
+	return (cp >= 0x20 || cp == '\t') && cp != 0xFFFE && cp != 0xFFFF;
+}
+
+/* Where text goes: what must be escaped differs. */
+enum xml_context {
+	XML_TEXT,       /* & < > as references */
+	XML_ATTRIBUTE,  /* a "-quoted value: " too */
+	XML_COMMENT,    /* nothing, but "--" may not appear nor a '-' end it;
+			   line breaks kept */
+};
+
+/* An ASCII character that goes out as it is. */
+static inline bool plain_ascii(unsigned char c, enum xml_context context)
+{
+	if (c < 0x20 || c >= 0x80)
+		return false;
+	if (context == XML_COMMENT)
+		return c != '-';
+	return c != '&' && c != '<' && c != '>' && (c != '"' || context != XML_ATTRIBUTE);
+}
+
+/*
+ * Writes s[0..len) for the context, and what XML cannot hold at all
+ * (control characters, bytes that are not UTF-8, see xml_char) as U+FFFD,
+ * so that no name can end an element, open one, or make the file unreadable.
+ */
+static void put_xml(struct buf *out, const char *s, size_t len, enum xml_context context)
 {
 	size_t plain = 0;
 	for (size_t i = 0; i < len;) {
 		/* the common case first: a run of printable ASCII that needs nothing */
-		while (i < len && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 &&
-		       s[i] != '&' && s[i] != '<' && s[i] != '>')
+		while (i < len && plain_ascii((unsigned char)s[i], context))
 			i++;
 		if (i == len)
 			break;
 		unsigned char c = (unsigned char)s[i];
 		const char *replacement = NULL;
 		size_t n = 1;
-		if (c >= 0x80) {
-			uint32_t cp;
-			n = utf8__decode(s + i, len - i, &cp);
-			if (n == 1 || cp == 0xFFFE || cp == 0xFFFF)
-				replacement = "\xEF\xBF\xBD";
-		} else if (c == '&') {
+		if (c == '&') {
 			replacement = "&amp;";
 		} else if (c == '<') {
 			replacement = "&lt;";
 		} else if (c == '>') {
 			replacement = "&gt;";
-		} else if (c < 0x20 && c != '\t') {
+		} else if (c == '"') {
+			replacement = "&quot;";
+		} else if (c == '-') {
+			if (i + 1 == len || s[i + 1] == '-')
+				replacement = "- ";
+		} else if (c == '\n' && context == XML_COMMENT) {
+			/* kept */
+		} else if (!xml_char(s + i, len - i, &n)) {
 			replacement = "\xEF\xBF\xBD";
 		}
 		if (replacement) {
@@ -114,29 +148,21 @@ static void put_escaped(struct buf *out, const char *s, size_t len)
 	buf__append(out, s + plain, len - plain);
 }
 
+/* Character data. */
+static void put_escaped(struct buf *out, const char *s, size_t len)
+{
+	put_xml(out, s, len, XML_TEXT);
+}
+
 static void put_escaped_string(struct buf *out, const char *s)
 {
-	put_escaped(out, s, strlen(s));
+	put_xml(out, s, strlen(s), XML_TEXT);
 }
 
-/* An attribute value: as character data, and " too. */
+/* An attribute value, for between double quotes. */
 static void put_attribute(struct buf *out, const char *s)
 {
-	for (const char *q; (q = strchr(s, '"')); s = q + 1) {
-		put_escaped(out, s, (size_t)(q - s));
-		buf__append_string(out, "&quot;");
-	}
-	put_escaped_string(out, s);
-}
-
-/* A comment's text: "--" may not appear in one. */
-static void put_comment_text(struct buf *out, const char *s)
-{
-	for (; *s; s++) {
-		buf__append_char(out, *s);
-		if (*s == '-' && (s[1] == '-' || s[1] == '\0'))
-			buf__append_char(out, ' ');
-	}
+	put_xml(out, s, strlen(s), XML_ATTRIBUTE);
 }
 
 /* A JSON string, safe inside CDATA ("]]>" cannot appear: '>' is escaped). */
@@ -555,7 +581,8 @@ static void put_header(struct buf *out, const struct svg_options *o, double heig
 	put_number(out, height);
 	buf__append_string(out, "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
 	      "<!-- Flame graph stack visualization, made by flamekit. -->\n<!-- NOTES: ");
-	put_comment_text(out, o->notes ? o->notes : "");
+	if (o->notes)
+		put_xml(out, o->notes, strlen(o->notes), XML_COMMENT);
 	buf__append_string(out, " -->\n");
 }
 

@@ -84,15 +84,16 @@ static size_t utf8_char(const unsigned char *s, size_t len, uint32_t *cp)
 
 /* The text as XML should hold it: tabs and printable characters as they
  * are, U+FFFD for each control character, non-character U+FFFE/U+FFFF and
- * byte that starts no valid UTF-8 sequence. */
-static void expected_text(struct buf *out, const char *text)
+ * byte that starts no valid UTF-8 sequence. A comment keeps line breaks. */
+static void expected_text(struct buf *out, const char *text, bool comment)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	size_t len = strlen(text);
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
 		size_t n = utf8_char(s + i, len - i, &cp);
-		if (n == 0 || (cp < 0x20 && cp != '\t') || cp == 0xFFFE || cp == 0xFFFF) {
+		if (n == 0 || (cp < 0x20 && cp != '\t' && (cp != '\n' || !comment)) ||
+		    cp == 0xFFFE || cp == 0xFFFF) {
 			buf__append(out, "\xEF\xBF\xBD", 3);
 			i += n ? n : 1;
 		} else {
@@ -107,7 +108,7 @@ static void expected_text(struct buf *out, const char *text)
 static void expected_comment(struct buf *out, const char *text)
 {
 	struct buf plain = BUF_INIT;
-	expected_text(&plain, text);
+	expected_text(&plain, text, true);
 	for (size_t i = 0; i < plain.len; i++) {
 		buf__append_char(out, plain.data[i]);
 		if (plain.data[i] == '-' && (i + 1 == plain.len || plain.data[i + 1] == '-'))
@@ -174,7 +175,7 @@ static void expect_text(const xmlNode *n, const char *id, const char *given)
 	if (!given)
 		return;
 	struct buf want = BUF_INIT;
-	expected_text(&want, given);
+	expected_text(&want, given, false);
 	const char *got = only_text(n, id);
 	if (strcmp(got, want.data ? want.data : "") != 0)
 		violation("#%s is \"%s\", expected \"%s\"", id, got, want.data ? want.data : "");
