@@ -165,18 +165,24 @@ static void put_attribute(struct buf *out, const char *s)
 	put_xml(out, s, strlen(s), XML_ATTRIBUTE);
 }
 
-/* A JSON string, safe inside CDATA ("]]>" cannot appear: '>' is escaped). */
+/* A JSON string, safe inside CDATA ("]]>" cannot appear: '>' is escaped),
+ * what XML cannot hold as U+FFFD (see xml_char). */
 static void put_json_string(struct buf *out, const char *s)
 {
 	buf__append_char(out, '"');
-	for (; *s; s++) {
+	for (size_t len = strlen(s), n; len > 0; s += n, len -= n) {
 		unsigned char c = (unsigned char)*s;
+		n = 1;
 		if (c == '"' || c == '\\')
 			buf__printf(out, "\\%c", c);
 		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
 			buf__printf(out, "\\u%04x", c);
+		else if (c < 0x80)
+			buf__append_char(out, (char)c);
+		else if (xml_char(s, len, &n))
+			buf__append(out, s, n);
 		else
-			buf__append_char(out, c);
+			buf__append_string(out, "\\ufffd");
 	}
 	buf__append_char(out, '"');
 }

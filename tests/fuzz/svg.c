@@ -46,6 +46,7 @@ static const char *const palettes[16] = {
 
 static const char *svg_text;  /* the SVG of the current input, for messages */
 
+static void violation(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void violation(const char *fmt, ...)
 {
 	va_list ap;
@@ -57,6 +58,22 @@ static void violation(const char *fmt, ...)
 	if (svg_text && getenv("FUZZ_SVG_PRINT"))
 		fprintf(stderr, "--- the SVG ---\n%s\n---\n", svg_text);
 	abort();
+}
+
+static void ignore_error(void *context, const char *fmt, ...)
+{
+	(void)context, (void)fmt;
+}
+
+/* The parser's first error, for the message: later ones follow from it. */
+static char first_error[256];
+
+static void keep_first_error(void *context, xmlErrorPtr error)
+{
+	(void)context;
+	if (!first_error[0] && error->level >= XML_ERR_ERROR)
+		snprintf(first_error, sizeof(first_error), "line %d: %s", error->line,
+			 error->message ? error->message : "?");
 }
 
 /* --- what the writer should make of a string --------------------------------- */
@@ -82,18 +99,23 @@ static size_t utf8_char(const unsigned char *s, size_t len, uint32_t *cp)
 	return n;
 }
 
-/* The text as XML should hold it: tabs and printable characters as they
- * are, U+FFFD for each control character, non-character U+FFFE/U+FFFF and
- * byte that starts no valid UTF-8 sequence. A comment keeps line breaks. */
-static void expected_text(struct buf *out, const char *text, bool comment)
+/* Which control characters a context keeps. */
+enum keep { KEEP_TAB, KEEP_LINES, KEEP_CONTROLS };
+
+/* The text as XML should hold it: printable characters as they are, U+FFFD
+ * for each control character (but tab, and line breaks in a comment, all in
+ * a JSON string, which escapes them), non-character U+FFFE/U+FFFF and byte
+ * that starts no valid UTF-8 sequence. */
+static void expected_text(struct buf *out, const char *text, enum keep keep)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	size_t len = strlen(text);
 	for (size_t i = 0; i < len;) {
-		uint32_t cp;
+		uint32_t cp = 0;
 		size_t n = utf8_char(s + i, len - i, &cp);
-		if (n == 0 || (cp < 0x20 && cp != '\t' && (cp != '\n' || !comment)) ||
-		    cp == 0xFFFE || cp == 0xFFFF) {
+		bool control = cp < 0x20 && cp != '\t' && (cp != '\n' || keep == KEEP_TAB) &&
+			       keep != KEEP_CONTROLS;
+		if (n == 0 || control || cp == 0xFFFE || cp == 0xFFFF) {
 			buf__append(out, "\xEF\xBF\xBD", 3);
 			i += n ? n : 1;
 		} else {
@@ -108,13 +130,75 @@ static void expected_text(struct buf *out, const char *text, bool comment)
 static void expected_comment(struct buf *out, const char *text)
 {
 	struct buf plain = BUF_INIT;
-	expected_text(&plain, text, true);
+	expected_text(&plain, text, KEEP_LINES);
 	for (size_t i = 0; i < plain.len; i++) {
 		buf__append_char(out, plain.data[i]);
 		if (plain.data[i] == '-' && (i + 1 == plain.len || plain.data[i + 1] == '-'))
 			buf__append_char(out, ' ');
 	}
 	buf__free(&plain);
+}
+
+/* Decodes the JSON string at *s (after its opening quote) into out; moves
+ * *s past its closing quote. */
+static void decode_json_string(const char **s, struct buf *out)
+{
+	const char *p = *s;
+	for (; *p != '"'; p++) {
+		if ((unsigned char)*p < 0x20)
+			violation("a raw control character in a JSON string");
+		if (*p != '\\') {
+			buf__append_char(out, *p);
+			continue;
+		}
+		p++;
+		const char *simple = strchr("\"\\/bfnrt", *p);
+		if (*p && simple) {
+			buf__append_char(out, "\"\\/\b\f\n\r\t"[simple - "\"\\/bfnrt"]);
+			continue;
+		}
+		unsigned cp;
+		if (*p != 'u' || sscanf(p + 1, "%4x", &cp) != 1 || strspn(p + 1, "0123456789abcdefABCDEF") < 4 ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			violation("a bad escape in a JSON string: \\%.5s", p);
+		char utf8[3];
+		size_t n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : 3;
+		if (n == 1)
+			utf8[0] = (char)cp;
+		else if (n == 2)
+			utf8[0] = (char)(0xC0 | cp >> 6), utf8[1] = (char)(0x80 | (cp & 0x3F));
+		else
+			utf8[0] = (char)(0xE0 | cp >> 12), utf8[1] = (char)(0x80 | (cp >> 6 & 0x3F)),
+			utf8[2] = (char)(0x80 | (cp & 0x3F));
+		buf__append(out, utf8, n);
+		p += 4;
+	}
+	*s = p + 1;
+}
+
+/* The script's configuration starts {"nametype":"...","countname":"...",
+ * with the strings as given (control characters escaped). */
+static void check_config(const char *script, const struct svg_options *o)
+{
+	static const char *const keys[2] = { "{\"nametype\":\"", ",\"countname\":\"" };
+	const char *given[2] = { o->name_type, o->count_name };
+	const char *p = strstr(script, "var flamekit_config = ");
+	if (!p)
+		violation("no flamekit_config in the script");
+	p += strlen("var flamekit_config = ");
+	for (int i = 0; i < 2; i++) {
+		if (strncmp(p, keys[i], strlen(keys[i])) != 0)
+			violation("flamekit_config: no %s at \"%.20s\"", keys[i], p);
+		p += strlen(keys[i]);
+		struct buf got = BUF_INIT, want = BUF_INIT;
+		decode_json_string(&p, &got);
+		expected_text(&want, given[i], KEEP_CONTROLS);
+		if (got.len != want.len || (got.len && memcmp(got.data, want.data, got.len) != 0))
+			violation("flamekit_config's %s is \"%s\", expected \"%s\"", keys[i], got.data,
+				  want.data);
+		buf__free(&got);
+		buf__free(&want);
+	}
 }
 
 /* --- the check ----------------------------------------------------------------- */
@@ -175,7 +259,7 @@ static void expect_text(const xmlNode *n, const char *id, const char *given)
 	if (!given)
 		return;
 	struct buf want = BUF_INIT;
-	expected_text(&want, given, false);
+	expected_text(&want, given, KEEP_TAB);
 	const char *got = only_text(n, id);
 	if (strcmp(got, want.data ? want.data : "") != 0)
 		violation("#%s is \"%s\", expected \"%s\"", id, got, want.data ? want.data : "");
@@ -208,11 +292,10 @@ static void check_svg(const char *svg, size_t len, const struct svg_options *o, 
 		      const struct svg_result *result)
 {
 	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+	first_error[0] = '\0';
 	xmlDocPtr doc = xmlCtxtReadMemory(ctxt, svg, (int)len, "fuzz.svg", NULL, XML_PARSE_NONET);
-	if (!doc || !ctxt->wellFormed || !ctxt->nsWellFormed) {
-		const xmlError *e = xmlCtxtGetLastError(ctxt);
-		violation("not well-formed XML: line %d: %s", e ? e->line : 0, e && e->message ? e->message : "?");
-	}
+	if (!doc || !ctxt->wellFormed || !ctxt->nsWellFormed)
+		violation("not well-formed XML: %s", first_error);
 	const xmlNode *root = xmlDocGetRootElement(doc);
 	if (!is_element(root, "svg"))
 		violation("the root is not <svg>");
@@ -269,6 +352,7 @@ static void check_svg(const char *svg, size_t len, const struct svg_options *o, 
 		violation("no <script>");
 	if (!c->children || c->children->type != XML_CDATA_SECTION_NODE || skip_space(c->children->next))
 		violation("the <script> is not one CDATA section");
+	check_config((const char *)c->children->content, o);
 	c = skip_space(c->next);
 	if (!is_element(c, "rect") || c->children)
 		violation("no background <rect>");
@@ -371,16 +455,6 @@ static void add_stacks(struct profile *p, const char *text, size_t len)
 	}
 }
 
-static void ignore_error(void *context, const char *fmt, ...)
-{
-	(void)context, (void)fmt;
-}
-
-static void ignore_structured_error(void *context, xmlErrorPtr error)
-{
-	(void)context, (void)error;
-}
-
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	static int nameattr_fd = -1, palette_fd = -1;
@@ -388,7 +462,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!quiet) {
 		/* only violation() speaks */
 		xmlSetGenericErrorFunc(NULL, ignore_error);
-		xmlSetStructuredErrorFunc(NULL, ignore_structured_error);
+		xmlSetStructuredErrorFunc(NULL, keep_first_error);
 		quiet = true;
 	}
 	unsigned char flag[FLAG_BYTES] = { 0 };
