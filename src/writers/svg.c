@@ -812,7 +812,8 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 		buf__append_string(out, "\" height=\"");
 		put_fixed(out, y2 - y1, 1);
 		buf__append_string(out, "\" fill=\"");
-		buf__append_string(out, frame_color(p, o, &source, &cache, n, l->max_delta));
+		/* escaped: a palette.map (--cp) may hold any text as a colour */
+		put_attribute(out, frame_color(p, o, &source, &cache, n, l->max_delta));
 		buf__append_string(out, "\" rx=\"2\" ry=\"2\"/>");
 		/* A label only where one fits: an empty <text> per frame would cost
 		 * the browser as much as the rest of a large graph (the script makes
