@@ -74,14 +74,19 @@ static inline void buf__append_string(struct buf *b, const char *s)
 
 /*
  * Whether XML can hold the character at s[0..len) (len > 0), whose bytes
- * go to *n: not a control character but tab, not U+FFFE or U+FFFF, and
- * valid UTF-8 (a byte that starts no sequence is one character that XML
- * cannot hold).
+ * go to *n: not a control character but tab, not U+FFFE or U+FFFF, not a
+ * surrogate, and valid UTF-8 (a byte that starts no sequence is one
+ * character that XML cannot hold).
  */
 static inline bool xml_char(const char *s, size_t len, size_t *n)
 {
 	uint32_t cp;
 	*n = utf8__decode(s, len, &cp);
+	if (cp >= 0xD800 && cp <= 0xDFFF) {
+		/* utf8__decode takes them, as Perl does; UTF-8 has none */
+		*n = 1;
+		return false;
+	}
 	if (*n == 1 && cp >= 0x80)
 		return false;
 	return (cp >= 0x20 || cp == '\t') && cp != 0xFFFE && cp != 0xFFFF;
