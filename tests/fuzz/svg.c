@@ -11,6 +11,8 @@
  *	title, subtitle, notes, countname, nametype, fonttype
  *	nameattr    the content of a --nameattr file
  *	palette     the content of a --cp palette.map
+ *	bgcolor     6 bytes for a flat --bgcolors "#......" (any bytes but
+ *	            '\n' pass flamegraph.pl's check)
  *
  * The output must be well-formed, namespace-well-formed XML whose elements
  * are exactly the ones the writer draws, in its order (checked below), one
@@ -37,7 +39,8 @@
 #define MAX_DEPTH 512
 #define SVG_NS "http://www.w3.org/2000/svg"
 
-enum part { STACKS, TITLE, SUBTITLE, NOTES, COUNTNAME, NAMETYPE, FONTTYPE, NAMEATTR, PALETTE, PARTS };
+enum part { STACKS, TITLE, SUBTITLE, NOTES, COUNTNAME, NAMETYPE, FONTTYPE, NAMEATTR, PALETTE, BGCOLOR,
+	    PARTS };
 
 static const char *const palettes[16] = {
 	"hot", "mem", "io", "java", "js", "perl", "wakeup", "chain",
@@ -496,6 +499,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	o.minwidth_percent = flag[1] & 8;
 	static const char *const bgcolors[4] = { NULL, "blue", "grey", "#a0b1c2" };
 	o.bgcolors = bgcolors[flag[1] >> 6];
+	char flat[8] = "#";
+	if (part[BGCOLOR] && (flag[1] >> 6) == 3) {
+		snprintf(flat + 1, sizeof(flat) - 1, "%-6.6s", part[BGCOLOR]);
+		for (char *c = flat; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		o.bgcolors = flat;
+	}
 	o.width = 21 + flag[2] * 8u;
 	o.frame_height = 1 + (flag[3] & 31);
 	o.font_size = 1 + (flag[3] >> 5) * 4;
