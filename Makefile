@@ -26,8 +26,13 @@ PERSONALITIES := stackcollapse-perf stackcollapse-perf.pl stackcollapse-stap sta
 	stackcollapse stackcollapse.pl stackcollapse-bpftrace stackcollapse-bpftrace.pl \
 	flamegraph flamegraph.pl difffolded difffolded.pl
 
-# libFuzzer targets: one per reader (tests/fuzz/NAME.c).
-FUZZ_TARGETS := perf perf-folded folded stap dtrace bpftrace bcc
+# libFuzzer targets: one per reader and one for the SVG writer
+# (tests/fuzz/NAME.c; replay.c is the replay binaries' main).
+FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard tests/fuzz/*.c))))
+# The SVG target checks its output with libxml2: only its fuzz and replay
+# binaries link it, never flamekit.
+XML_CFLAGS  := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+XML_LIBS    := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 
 SRCS := $(filter-out %.bpf.c,$(wildcard src/*.c src/*/*.c))
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
@@ -106,11 +111,33 @@ $(BUILD)/flamekit: $(OBJS)
 $(addprefix $(BUILD)/,$(PERSONALITIES)): $(BUILD)/flamekit
 	$(Q)ln -sf flamekit $@
 
-# The fuzz targets built with the normal compiler, replaying tests/fuzz/regressions/.
-REPLAYS := $(addprefix $(BUILD)/replay/,$(FUZZ_TARGETS))
-$(BUILD)/replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(LIB_OBJS)
+# The fuzz targets as replay binaries (tests/fuzz/replay.c) that `make check`
+# runs on tests/fuzz/regressions/ and tests/fuzz/seeds/: built with ASan and
+# UBSan whatever SANITIZE says, from their own objects, compiled once and
+# kept apart from the build's, so that switching SANITIZE rebuilds neither.
+REPLAY_DIR    := $(BUILD)/replay-asan
+REPLAY_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+REPLAY_OBJS   := $(patsubst src/%.c,$(REPLAY_DIR)/obj/%.o,$(LIB_SRCS))
+REPLAYS       := $(addprefix $(REPLAY_DIR)/,$(FUZZ_TARGETS))
+
+# only the replays use them: kept, or make would delete them as intermediates
+.SECONDARY: $(REPLAY_OBJS)
+
+$(REPLAY_DIR)/flags: FORCE
+	@mkdir -p $(REPLAY_DIR)
+	@echo '$(CC) $(REPLAY_CFLAGS) $(STRICT) $(LIBS)' | cmp -s - $@ || \
+		echo '$(CC) $(REPLAY_CFLAGS) $(STRICT) $(LIBS)' > $@
+
+$(REPLAY_DIR)/obj/%.o: src/%.c $(REPLAY_DIR)/flags
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(STRICT) $(SANFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB_OBJS) $(LIBS)
+	@$(if $(Q),echo '  CC      $@')
+	$(Q)$(CC) $(REPLAY_CFLAGS) $(STRICT) $(INCLUDES) -MMD -MP -c -o $@ $<
+$(REPLAY_DIR)/obj/writers/svg.o: INCLUDES := -I$(BUILD)/gen
+$(REPLAY_DIR)/obj/writers/svg.o: $(BUILD)/gen/svg_assets.h
+
+$(REPLAY_DIR)/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/reader_harness.h $(REPLAY_OBJS) $(REPLAY_DIR)/flags
+	@$(if $(Q),echo '  LINK    $@')
+	$(Q)$(CC) $(REPLAY_CFLAGS) $(STRICT) $(FUZZ_CFLAGS) -o $@ $< tests/fuzz/replay.c $(REPLAY_OBJS) $(LIBS) $(FUZZ_LIBS)
 
 check: all $(REPLAYS)
 	$(Q)tests/run.sh $(BUILD)
@@ -121,7 +148,9 @@ fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS) $(BUILD)/gen/svg_assets.h FORCE
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  FUZZ    $@')
-	$(Q)$(CLANG) $(FUZZFLAGS) $(STRICT) -I$(BUILD)/gen -o $@ $< $(LIB_SRCS) $(LIBS)
+	$(Q)$(CLANG) $(FUZZFLAGS) $(STRICT) $(FUZZ_CFLAGS) -I$(BUILD)/gen -o $@ $< $(LIB_SRCS) $(LIBS) $(FUZZ_LIBS)
+$(BUILD)/fuzz/svg $(REPLAY_DIR)/svg: FUZZ_CFLAGS := $(XML_CFLAGS)
+$(BUILD)/fuzz/svg $(REPLAY_DIR)/svg: FUZZ_LIBS := $(XML_LIBS)
 
 bench: all
 	bench/collapse.sh
@@ -136,4 +165,4 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(REPLAY_OBJS:.o=.d)

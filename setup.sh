@@ -6,13 +6,15 @@ set -eu
 packages="
   make gcc libc6-dev linux-libc-dev pkg-config
   libdw-dev libelf-dev zlib1g-dev libxxhash-dev libiberty-dev
-  libbpf-dev bpftool clang libclang-rt-14-dev
+  libbpf-dev bpftool clang libclang-rt-14-dev libxml2-dev
   util-linux
   binutils gzip procps perl time python3
   linux-perf
   chromium
   sudo
 "
+# libxml2-dev: the SVG writer's fuzz target checks each SVG it makes with
+# libxml2 (only the fuzz and replay binaries link it, not flamekit).
 # sudo: the README's first command records with `sudo build/flamekit record`,
 # which must work on a fresh machine where one logs in as root too.
 # node and npm drive Chromium in the browser tests; a node already on PATH

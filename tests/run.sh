@@ -9,7 +9,9 @@
 #    stderr and exit status must equal tests/golden/NAME.{out,err,exit};
 # 3. browser: the SVG's script in headless Chromium (tests/browser/run.mjs;
 #    skipped, with the reason, without node, playwright-core or chromium);
-# 4. fuzz regressions: every input in tests/fuzz/regressions/TARGET/ replayed;
+# 4. fuzz regressions: every fuzz target's inputs in tests/fuzz/regressions/
+#    TARGET/ and tests/fuzz/seeds/TARGET/ replayed under ASan and UBSan (the
+#    replay binaries always have them); a target with no input fails;
 # 5. record: the BPF profiler against a workload with a known profile
 #    (tests/record.sh; needs root, skipped with the reason elsewhere).
 #
@@ -403,17 +405,33 @@ browser_tests() {
 
 # --- 4. fuzz regressions ----------------------------------------------------
 
+# Every fuzz target (tests/fuzz/NAME.c but replay.c) replays its inputs,
+# tests/fuzz/regressions/NAME/ (what once crashed it) and tests/fuzz/seeds/NAME/
+# (a few valid inputs, so that each target runs its whole path), through
+# BUILD/replay-asan/NAME: built with ASan and UBSan whatever SANITIZE says
+# (see the Makefile). A target without a single input fails.
 fuzz_regressions() {
-	for dir in "$TOP"/tests/fuzz/regressions/*/; do
-		local target; target=$(basename "$dir")
-		for input in "$dir"*; do
-			[[ -f $input ]] || continue
-			local id="fuzz-regression/$target/$(basename "$input")"
+	local source target input kind id
+	for source in "$TOP"/tests/fuzz/*.c; do
+		target=$(basename "$source" .c)
+		[[ $target == replay ]] && continue
+		local inputs=("$TOP/tests/fuzz/regressions/$target"/* "$TOP/tests/fuzz/seeds/$target"/*)
+		if [[ ${#inputs[@]} == 0 ]]; then
+			wanted "fuzz/$target" &&
+				fail "fuzz/$target" "no input in tests/fuzz/regressions/$target/ or tests/fuzz/seeds/$target/"
+			continue
+		fi
+		for input in "${inputs[@]}"; do
+			kind=fuzz-regression
+			[[ $input == "$TOP/tests/fuzz/seeds/"* ]] && kind=fuzz-seed
+			id="$kind/$target/$(basename "$input")"
 			wanted "$id" || continue
-			if "$BUILD/replay/$target" "$input" > /dev/null 2> "$SCRATCH/err"; then
+			if [[ ! -x $BUILD/replay-asan/$target ]]; then
+				fail "$id" "no $BUILD/replay-asan/$target (make check builds it)"
+			elif "$BUILD/replay-asan/$target" "$input" > /dev/null 2> "$SCRATCH/err"; then
 				pass "$id"
 			else
-				fail "$id" "$(grep -m1 -E 'ERROR|runtime error' "$SCRATCH/err")"
+				fail "$id" "$(grep -m1 -E 'ERROR|runtime error|fuzz:' "$SCRATCH/err" || tail -n 1 "$SCRATCH/err")"
 			fi
 		done
 	done

@@ -67,41 +67,80 @@ static void format_count(char *out, size_t size, const char *digits)
 
 /* --- escaping ----------------------------------------------------------------- */
 
-/*
- * Writes text as XML character data: & < > escaped, and what XML cannot
- * hold at all (control characters, bytes that are not UTF-8) as U+FFFD, so
- * no name can end an element, open one, or make the file unreadable.
- */
 static inline void buf__append_string(struct buf *b, const char *s)
 {
 	buf__append(b, s, strlen(s));
 }
 
-static void put_escaped(struct buf *out, const char *s, size_t len)
+/*
+ * Whether XML can hold the character at s[0..len) (len > 0), whose bytes
+ * go to *n: not a control character but tab, not U+FFFE or U+FFFF, not a
+ * surrogate, and valid UTF-8 (a byte that starts no sequence is one
+ * character that XML cannot hold).
+ */
+static inline bool xml_char(const char *s, size_t len, size_t *n)
+{
+	uint32_t cp;
+	*n = utf8__decode(s, len, &cp);
+	if (cp >= 0xD800 && cp <= 0xDFFF) {
+		/* utf8__decode takes them, as Perl does; UTF-8 has none */
+		*n = 1;
+		return false;
+	}
+	if (*n == 1 && cp >= 0x80)
+		return false;
+	return (cp >= 0x20 || cp == '\t') && cp != 0xFFFE && cp != 0xFFFF;
+}
+
+/* Where text goes: what must be escaped differs. */
+enum xml_context {
+	XML_TEXT,       /* & < > as references */
+	XML_ATTRIBUTE,  /* a "-quoted value: " too */
+	XML_COMMENT,    /* nothing, but "--" may not appear nor a '-' end it;
+			   line breaks kept */
+};
+
+/* An ASCII character that goes out as it is. */
+static inline bool plain_ascii(unsigned char c, enum xml_context context)
+{
+	if (c < 0x20 || c >= 0x80)
+		return false;
+	if (context == XML_COMMENT)
+		return c != '-';
+	return c != '&' && c != '<' && c != '>' && (c != '"' || context != XML_ATTRIBUTE);
+}
+
+/*
+ * Writes s[0..len) for the context, and what XML cannot hold at all
+ * (control characters, bytes that are not UTF-8, see xml_char) as U+FFFD,
+ * so that no name can end an element, open one, or make the file unreadable.
+ */
+static void put_xml(struct buf *out, const char *s, size_t len, enum xml_context context)
 {
 	size_t plain = 0;
 	for (size_t i = 0; i < len;) {
 		/* the common case first: a run of printable ASCII that needs nothing */
-		while (i < len && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x80 &&
-		       s[i] != '&' && s[i] != '<' && s[i] != '>')
+		while (i < len && plain_ascii((unsigned char)s[i], context))
 			i++;
 		if (i == len)
 			break;
 		unsigned char c = (unsigned char)s[i];
 		const char *replacement = NULL;
 		size_t n = 1;
-		if (c >= 0x80) {
-			uint32_t cp;
-			n = utf8__decode(s + i, len - i, &cp);
-			if (n == 1 || cp == 0xFFFE || cp == 0xFFFF)
-				replacement = "\xEF\xBF\xBD";
-		} else if (c == '&') {
+		if (c == '&') {
 			replacement = "&amp;";
 		} else if (c == '<') {
 			replacement = "&lt;";
 		} else if (c == '>') {
 			replacement = "&gt;";
-		} else if (c < 0x20 && c != '\t') {
+		} else if (c == '"') {
+			replacement = "&quot;";
+		} else if (c == '-') {
+			if (i + 1 == len || s[i + 1] == '-')
+				replacement = "- ";
+		} else if (c == '\n' && context == XML_COMMENT) {
+			/* kept */
+		} else if (!xml_char(s + i, len - i, &n)) {
 			replacement = "\xEF\xBF\xBD";
 		}
 		if (replacement) {
@@ -114,43 +153,41 @@ static void put_escaped(struct buf *out, const char *s, size_t len)
 	buf__append(out, s + plain, len - plain);
 }
 
+/* Character data. */
+static void put_escaped(struct buf *out, const char *s, size_t len)
+{
+	put_xml(out, s, len, XML_TEXT);
+}
+
 static void put_escaped_string(struct buf *out, const char *s)
 {
-	put_escaped(out, s, strlen(s));
+	put_xml(out, s, strlen(s), XML_TEXT);
 }
 
-/* An attribute value: as character data, and " too. */
+/* An attribute value, for between double quotes. */
 static void put_attribute(struct buf *out, const char *s)
 {
-	for (const char *q; (q = strchr(s, '"')); s = q + 1) {
-		put_escaped(out, s, (size_t)(q - s));
-		buf__append_string(out, "&quot;");
-	}
-	put_escaped_string(out, s);
+	put_xml(out, s, strlen(s), XML_ATTRIBUTE);
 }
 
-/* A comment's text: "--" may not appear in one. */
-static void put_comment_text(struct buf *out, const char *s)
-{
-	for (; *s; s++) {
-		buf__append_char(out, *s);
-		if (*s == '-' && (s[1] == '-' || s[1] == '\0'))
-			buf__append_char(out, ' ');
-	}
-}
-
-/* A JSON string, safe inside CDATA ("]]>" cannot appear: '>' is escaped). */
+/* A JSON string, safe inside CDATA ("]]>" cannot appear: '>' is escaped),
+ * what XML cannot hold as U+FFFD (see xml_char). */
 static void put_json_string(struct buf *out, const char *s)
 {
 	buf__append_char(out, '"');
-	for (; *s; s++) {
+	for (size_t len = strlen(s), n; len > 0; s += n, len -= n) {
 		unsigned char c = (unsigned char)*s;
+		n = 1;
 		if (c == '"' || c == '\\')
 			buf__printf(out, "\\%c", c);
 		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
 			buf__printf(out, "\\u%04x", c);
+		else if (c < 0x80)
+			buf__append_char(out, (char)c);
+		else if (xml_char(s, len, &n))
+			buf__append(out, s, n);
 		else
-			buf__append_char(out, c);
+			buf__append_string(out, "\\ufffd");
 	}
 	buf__append_char(out, '"');
 }
@@ -166,6 +203,9 @@ struct named_attributes {
 	char *name;
 	struct name_attribute *attributes;
 	size_t count;
+	/* g_extra and a_extra, parsed: each holds name="value" pairs */
+	struct name_attribute *g_extra, *a_extra;
+	size_t g_extra_count, a_extra_count;
 };
 
 struct svg_name_attributes {
@@ -177,6 +217,113 @@ static int compare_named(const void *a, const void *b)
 {
 	return strcmp(((const struct named_attributes *)a)->name,
 		      ((const struct named_attributes *)b)->name);
+}
+
+static const char *attribute(const struct named_attributes *na, const char *key)
+{
+	const char *value = NULL;
+	for (size_t i = 0; na && i < na->count; i++)
+		if (strcmp(na->attributes[i].key, key) == 0)
+			value = na->attributes[i].value;  /* the last one wins, as in a Perl hash */
+	return value;
+}
+
+static bool name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool name_char(char c)
+{
+	return name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+}
+
+/* The length of an attribute name at s: ASCII letters, digits, "_-.", an
+ * "xlink:" prefix at most (the only prefix the SVG declares), and no
+ * namespace declaration (it would move the frame out of the SVG). 0 if none. */
+static size_t attribute_name(const char *s)
+{
+	size_t n = 0;
+	if (strncmp(s, "xlink:", 6) == 0)
+		n = 6;
+	if (!name_start(s[n]))
+		return 0;
+	while (name_char(s[n]))
+		n++;
+	if (n == 5 && strncmp(s, "xmlns", 5) == 0)
+		return 0;
+	return n;
+}
+
+/*
+ * g_extra and a_extra hold attributes that flamegraph.pl pastes into the
+ * element as they are: name="value" or name='value', separated by spaces.
+ * Parsed, they are written as attributes whatever they hold, their values
+ * as text (escaped like every other value), so that they can neither end
+ * the element nor add one. Returns -1 after a message.
+ */
+static int parse_extra(const char *path, unsigned long line, const char *key, const char *text,
+		       struct name_attribute **out, size_t *count)
+{
+	size_t cap = 0;
+	const char *s = text;
+	for (;;) {
+		s += strspn(s, " \t\r\n");
+		if (!*s)
+			return 0;
+		size_t n = attribute_name(s);
+		const char *eq = s + n + strspn(s + n, " ");
+		const char *quote = *eq == '=' ? eq + 1 + strspn(eq + 1, " ") : eq;
+		const char *close = *quote == '"' || *quote == '\'' ? strchr(quote + 1, *quote) : NULL;
+		if (n == 0 || *eq != '=' || !close || (close[1] && !strchr(" \t\r\n", close[1]))) {
+			char shown[64];
+			return error("%s:%lu: %s wants attributes as name=\"value\" or name='value' "
+				     "(no xmlns), not \"%s\"", path, line, key,
+				     quote_for_message(shown, sizeof(shown), s, strlen(s)));
+		}
+		*out = fk_grow(*out, &cap, *count + 1, sizeof(**out));
+		(*out)[(*count)++] = (struct name_attribute){
+			.key = fk_memdup(s, n),
+			.value = fk_memdup(quote + 1, (size_t)(close - quote - 1)),
+		};
+		s = close + 1;
+	}
+}
+
+/* Parses the extras of the attributes a frame's <a> or <g> gets, and checks
+ * that none is given twice (an element cannot hold it). -1 after a message. */
+static int parse_extras(const char *path, unsigned long line, struct named_attributes *na)
+{
+	const char *href = attribute(na, "href"), *extra;
+	bool link = href && *href;
+	if ((extra = attribute(na, "g_extra")) &&
+	    parse_extra(path, line, "g_extra", extra, &na->g_extra, &na->g_extra_count) < 0)
+		return -1;
+	if (link && (extra = attribute(na, "a_extra")) &&
+	    parse_extra(path, line, "a_extra", extra, &na->a_extra, &na->a_extra_count) < 0)
+		return -1;
+	const char **names = fk_malloc((4 + na->g_extra_count + na->a_extra_count) * sizeof(*names));
+	size_t n = 0;
+	if (link) {
+		names[n++] = "xlink:href";
+		names[n++] = "target";
+	}
+	if (attribute(na, "id"))
+		names[n++] = "id";
+	if (attribute(na, "class"))
+		names[n++] = "class";
+	for (size_t i = 0; i < na->a_extra_count; i++)
+		names[n++] = na->a_extra[i].key;
+	for (size_t i = 0; i < na->g_extra_count; i++)
+		names[n++] = na->g_extra[i].key;
+	int err = 0;
+	for (size_t i = 0; i < n && !err; i++)
+		for (size_t k = 0; k < i && !err; k++)
+			if (strcmp(names[i], names[k]) == 0)
+				err = error("%s:%lu: attribute %s given twice for %s's %s", path, line,
+					    names[i], na->name, link ? "<a>" : "<g>");
+	free(names);
+	return err;
 }
 
 struct svg_name_attributes *svg_name_attributes__read(const char *path)
@@ -220,6 +367,11 @@ struct svg_name_attributes *svg_name_attributes__read(const char *path)
 				.value = fk_strdup(eq ? eq + 1 : ""),
 			};
 		}
+		if (parse_extras(path, number, na) < 0) {
+			svg_name_attributes__free(a);
+			a = NULL;
+			break;
+		}
 	}
 	free(line);
 	fclose(f);
@@ -228,17 +380,25 @@ struct svg_name_attributes *svg_name_attributes__read(const char *path)
 	return a;
 }
 
+static void free_attributes(struct name_attribute *list, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		free(list[i].key);
+		free(list[i].value);
+	}
+	free(list);
+}
+
 void svg_name_attributes__free(struct svg_name_attributes *a)
 {
 	if (!a)
 		return;
 	for (size_t i = 0; i < a->count; i++) {
-		for (size_t k = 0; k < a->names[i].count; k++) {
-			free(a->names[i].attributes[k].key);
-			free(a->names[i].attributes[k].value);
-		}
-		free(a->names[i].attributes);
-		free(a->names[i].name);
+		struct named_attributes *na = &a->names[i];
+		free_attributes(na->attributes, na->count);
+		free_attributes(na->g_extra, na->g_extra_count);
+		free_attributes(na->a_extra, na->a_extra_count);
+		free(na->name);
 	}
 	free(a->names);
 	free(a);
@@ -255,15 +415,6 @@ static const struct named_attributes *find_name_attributes(const struct svg_name
 		bsearch(&probe, a->names, a->count, sizeof(*a->names), compare_named);
 	free(key);
 	return found;
-}
-
-static const char *attribute(const struct named_attributes *na, const char *key)
-{
-	const char *value = NULL;
-	for (size_t i = 0; na && i < na->count; i++)
-		if (strcmp(na->attributes[i].key, key) == 0)
-			value = na->attributes[i].value;  /* the last one wins, as in a Perl hash */
-	return value;
 }
 
 /* --- layout --------------------------------------------------------------------- */
@@ -441,7 +592,8 @@ static void put_header(struct buf *out, const struct svg_options *o, double heig
 	put_number(out, height);
 	buf__append_string(out, "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
 	      "<!-- Flame graph stack visualization, made by flamekit. -->\n<!-- NOTES: ");
-	put_comment_text(out, o->notes ? o->notes : "");
+	if (o->notes)
+		put_xml(out, o->notes, strlen(o->notes), XML_COMMENT);
 	buf__append_string(out, " -->\n");
 }
 
@@ -517,35 +669,34 @@ static void put_preamble(struct buf *out, const struct svg_options *o, const str
 	put_text(out, "matched", o->width - XPAD - 100.0, bottom_line, " ", NULL);
 }
 
+/* name="value": a space, then name (a checked name) and value escaped. */
+static void put_named_attribute(struct buf *out, const char *name, const char *value)
+{
+	buf__printf(out, " %s=\"", name);
+	put_attribute(out, value);
+	buf__append_char(out, '"');
+}
+
 /* The start of a frame's group: <g>, or what --nameattr asks for. */
 static void put_group_start(struct buf *out, const struct named_attributes *na, const char *href)
 {
 	const char *id = attribute(na, "id"), *class = attribute(na, "class");
-	const char *g_extra = attribute(na, "g_extra");
 	if (href) {
-		const char *target = attribute(na, "target"), *a_extra = attribute(na, "a_extra");
-		buf__append_string(out, "<a xlink:href=\"");
-		put_attribute(out, href);
-		buf__append_string(out, "\" target=\"");
-		put_attribute(out, target && *target ? target : "_top");
-		buf__append_char(out, '"');
-		if (a_extra && *a_extra)
-			buf__printf(out, " %s", a_extra);
+		const char *target = attribute(na, "target");
+		buf__append_string(out, "<a");
+		put_named_attribute(out, "xlink:href", href);
+		put_named_attribute(out, "target", target && *target ? target : "_top");
+		for (size_t i = 0; i < na->a_extra_count; i++)
+			put_named_attribute(out, na->a_extra[i].key, na->a_extra[i].value);
 	} else {
 		buf__append_string(out, "<g");
 	}
-	if (id) {
-		buf__append_string(out, " id=\"");
-		put_attribute(out, id);
-		buf__append_char(out, '"');
-	}
-	if (class) {
-		buf__append_string(out, " class=\"");
-		put_attribute(out, class);
-		buf__append_char(out, '"');
-	}
-	if (g_extra && *g_extra)
-		buf__printf(out, " %s", g_extra);
+	if (id)
+		put_named_attribute(out, "id", id);
+	if (class)
+		put_named_attribute(out, "class", class);
+	for (size_t i = 0; na && i < na->g_extra_count; i++)
+		put_named_attribute(out, na->g_extra[i].key, na->g_extra[i].value);
 	buf__append_char(out, '>');
 }
 
@@ -666,7 +817,8 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 		buf__append_string(out, "\" height=\"");
 		put_fixed(out, y2 - y1, 1);
 		buf__append_string(out, "\" fill=\"");
-		buf__append_string(out, frame_color(p, o, &source, &cache, n, l->max_delta));
+		/* escaped: a palette.map (--cp) may hold any text as a colour */
+		put_attribute(out, frame_color(p, o, &source, &cache, n, l->max_delta));
 		buf__append_string(out, "\" rx=\"2\" ry=\"2\"/>");
 		/* A label only where one fits: an empty <text> per frame would cost
 		 * the browser as much as the rest of a large graph (the script makes
