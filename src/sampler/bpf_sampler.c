@@ -134,9 +134,9 @@ static int reuse_pinned_map(struct bpf_map *map, const char *path, const char *o
 			     option, path, strerror(errno));
 	if (bpf_obj_get_info_by_fd(fd, &info, &info_len) < 0 || info.type != bpf_map__type(map)) {
 		close(fd);
-		return error("%s %s: not a %s map", option, path,
-			     bpf_map__type(map) == BPF_MAP_TYPE_CGROUP_ARRAY ?
-			     "cgroup array" : "hash");
+		return error("%s %s: not a hash map (make it as bcc's tools expect: "
+			     "bpftool map create PATH type hash key 8 value %u ...)", option, path,
+			     bpf_map__value_size(map));
 	}
 	if (info.key_size != bpf_map__key_size(map)) {
 		close(fd);
