@@ -14,9 +14,9 @@
 # - they start stopped, and go on only once flamekit samples; flamekit is
 #   stopped (SIGINT) once they have exited, so every CPU second is recorded;
 # - an option that leaves something out is checked with a decoy that it must
-#   leave out (another busy process, user, CPU);
+#   leave out (another busy process, thread, user, cgroup, mount namespace);
 # - a test looks only at what it started: its processes, the BPF objects of
-#   its flamekit, its uid, its scratch directory.
+#   its flamekit, its cgroup, its uid, its scratch directory.
 # No assertion is on time: the waits are for events, with a guard against a
 # hang of minutes.
 
@@ -101,11 +101,13 @@ record_cpu() { # file name [system]
 # stops it) in the background, stdout and stderr in $record_dir/ID.out and
 # ID.err; returns once it samples (its "Sampling ..." line comes after the BPF
 # program is attached), or fails ID and returns 1 if it exits first.
+# "${record_via[@]}", when a caller sets it, is the command that runs
+# flamekit (e.g. in a mount namespace).
 record_start() {
 	local id=$1; shift
 	local err=$record_dir/$id.err
 	: > "$err"
-	"$BUILD/flamekit" record "$@" > "$record_dir/$id.out" 2> "$err" &
+	${record_via+"${record_via[@]}"} "$BUILD/flamekit" record "$@" > "$record_dir/$id.out" 2> "$err" &
 	local pid=$!
 	record_args[$id]="$*"
 	until grep -q '^Sampling ' "$err"; do
@@ -238,6 +240,27 @@ record_test_pid() {
 	local out=$record_dir/pid.out
 	record_judge pid "$(record_check_only "$out" fk-pid)$(record_check_share "$out" fk-pid)$(
 		record_check_samples "$out" fk-pid "$(record_cpu "$record_dir/fk-pid.cpu" fk-pid)")"
+}
+
+# -c: one sample per 2 ms of CPU time, 500 per CPU second (not -F's 49 or 997)
+record_test_count() {
+	record_spawn fk-count "$(record_exe fk-count)" 1 || return
+	record_start count -c 2000000 -f -p "${record_spawned[fk-count]}"
+	record_finish
+	[[ -n ${record_done[count]:-} ]] || return
+	record_judge count "$(record_check_only "$record_dir/count.out" fk-count)$(record_check_samples \
+		"$record_dir/count.out" fk-count "$(record_cpu "$record_dir/fk-count.cpu" fk-count)" 500)"
+}
+
+# -L: the thread, not the busy thread beside it in the same process
+record_test_tid() {
+	record_spawn fk-threads "$record_dir/bin/fk-threads" 1 || return
+	local tid; tid=$(awk '$1 == "fk-target" { print $2 }' "$record_dir/fk-threads.out")
+	record_start tid -F $record_hz -f -L "$tid"
+	record_finish
+	[[ -n ${record_done[tid]:-} ]] || return
+	record_judge tid "$(record_check_only "$record_dir/tid.out" fk-target)$(record_check_samples \
+		"$record_dir/tid.out" fk-target "$(record_cpu "$record_dir/fk-threads.cpu" fk-target)")"
 }
 
 # -- COMMAND: the command, all of it, and flamekit stops when it exits (no
@@ -533,6 +556,77 @@ record_test_no_loss() {
 	record_judge no-loss "$problems"
 }
 
+# --cgroupmap: tasks in the cgroups of a pinned hash of cgroup ids (bcc's
+# layout: bpftool map create ... type hash key 8 value 8); a workload in a
+# cgroup of its own, a decoy outside it. The map is pinned in a bpffs mounted
+# in a mount namespace of flamekit's own, gone with it.
+record_test_cgroupmap() {
+	local root cgroup
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+	if [[ -z $root ]]; then
+		record_skip cgroupmap "no cgroup2 hierarchy mounted"
+		return
+	fi
+	cgroup=$root/flamekit-test.$$
+	if ! mkdir "$cgroup"; then
+		record_fail cgroupmap "cannot make the cgroup $cgroup"
+		return
+	fi
+	if record_spawn fk-in-cgroup "$(record_exe fk-in-cgroup)" 1 &&
+		record_spawn fk-out-cgroup "$(record_exe fk-out-cgroup)" 1; then
+		if echo "${record_spawned[fk-in-cgroup]}" > "$cgroup/cgroup.procs"; then
+			local record_via
+			record_map_via cgroupmap 8 "$(stat -c %i "$cgroup")" 8
+			record_start cgroupmap -F $record_hz -f --cgroupmap "$record_dir/bpffs/filter"
+		else
+			record_fail cgroupmap "cannot move the workload into $cgroup"
+		fi
+	fi
+	record_finish
+	rmdir "$cgroup" || record_fail cgroupmap "cannot remove the cgroup $cgroup"
+	[[ -n ${record_done[cgroupmap]:-} ]] || return
+	record_judge cgroupmap "$(record_check_only "$record_dir/cgroupmap.out" fk-in-cgroup)$(record_check_samples \
+		"$record_dir/cgroupmap.out" fk-in-cgroup "$(record_cpu "$record_dir/fk-in-cgroup.cpu" fk-in-cgroup)")"
+}
+
+# --mntnsmap: tasks in the mount namespaces of a pinned hash of their ids
+# (bcc's layout: key 8, value 4); a workload in a mount namespace of its own
+# (unshare -m), a decoy in the suite's
+record_test_mntnsmap() {
+	record_spawn fk-in-mntns unshare -m --propagation private "$(record_exe fk-in-mntns)" 1 &&
+		record_spawn fk-out-mntns "$(record_exe fk-out-mntns)" 1 || return
+	local record_via
+	record_map_via mntnsmap 8 "$(stat -L -c %i "/proc/${record_spawned[fk-in-mntns]}/ns/mnt")" 4
+	record_start mntnsmap -F $record_hz -f --mntnsmap "$record_dir/bpffs/filter"
+	record_finish
+	[[ -n ${record_done[mntnsmap]:-} ]] || return
+	record_judge mntnsmap "$(record_check_only "$record_dir/mntnsmap.out" fk-in-mntns)$(record_check_samples \
+		"$record_dir/mntnsmap.out" fk-in-mntns "$(record_cpu "$record_dir/fk-in-mntns.cpu" fk-in-mntns)")"
+}
+
+# Sets record_via (see record_start) to run flamekit in a mount namespace of
+# its own, where $record_dir/bpffs is a bpffs holding "filter": a hash map
+# with one key, ID as KEY-SIZE bytes of the host's byte order, and a zero
+# value of VALUE-SIZE bytes.
+record_map_via() { # test key-size id value-size
+	local hex key="" value="" i
+	hex=$(printf "%0$(($2 * 2))x" "$3")
+	for ((i = 0; i < $2; i++)); do
+		if [[ $(printf '\1\0' | od -An -tu2) == *" 1" ]]; then  # little-endian
+			key="${hex:i * 2:2} $key"
+		else
+			key+="${hex:i * 2:2} "
+		fi
+	done
+	for ((i = 0; i < $4; i++)); do value+="00 "; done
+	mkdir -p "$record_dir/bpffs"
+	record_via=(unshare -m --propagation private sh -c '
+		mount -t bpf bpf "$1" &&
+		"$2" map create "$1/filter" type hash key "$3" value "$4" entries 16 name "$5" &&
+		"$2" map update pinned "$1/filter" key hex $6 value hex $7 || exit
+		shift 7 && exec "$@"' sh "$record_dir/bpffs" "$record_bpftool" "$2" "$4" "fk_$1" "$key" "$value")
+}
+
 # Nothing flamekit loaded stays in the kernel after it exits: the BPF
 # programs, maps and links it held (its /proc/PID/fdinfo) are gone, even
 # though its command left a process behind that would have inherited them
@@ -569,6 +663,8 @@ record_test_cleanup() {
 # Each test function and the ids it reports.
 record_table=(
 	"record_test_pid pid"
+	"record_test_count count"
+	"record_test_tid tid"
 	"record_test_command command command-children command-missing"
 	"record_test_stacks user-only kernel-only delimited"
 	"record_test_idle idle"
@@ -578,6 +674,8 @@ record_table=(
 	"record_test_kernel_cache kernel-cache"
 	"record_test_sigint sigint"
 	"record_test_no_loss no-loss"
+	"record_test_cgroupmap cgroupmap"
+	"record_test_mntnsmap mntnsmap"
 	"record_test_cleanup cleanup"
 )
 
@@ -600,7 +698,7 @@ record_tests() {
 	else
 		mkdir -p "$record_dir/bin" && chmod 755 "$SCRATCH" "$record_dir" "$record_dir/bin"
 		local flags="-O0 -fno-omit-frame-pointer -fno-inline" w
-		for w in fk-7030 fk-syscall; do
+		for w in fk-7030 fk-syscall fk-threads; do
 			# shellcheck disable=SC2086
 			if ! cc $flags -pthread -o "$record_dir/bin/$w" "$TOP/tests/workload/$w.c" 2> "$record_dir/cc.err"; then
 				for id in "${ids[@]}"; do
