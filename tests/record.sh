@@ -22,6 +22,11 @@
 # hang of minutes.
 
 record_dir=$SCRATCH/record
+# Unique to this run of the suite (mktemp's part of the scratch directory's
+# name), for what others could see: the comms of workloads that a test counts
+# on the whole machine, where another run of the suite may be counting its
+# own, and the name of the test's cgroup.
+record_tag=${SCRATCH##*.}
 record_hz=997
 record_guard=120  # seconds before a run that does not end is stopped: a hang, not slowness
 
@@ -357,19 +362,28 @@ record_test_stacks() {
 	fi
 }
 
-# -I: the idle task only when asked for (and only if some CPU was idle: a
-# machine kept busy by others has no idle task to sample)
+# -I: the idle task only when asked for, if some CPU was idle while flamekit
+# sampled (/proc/stat's idle time in a second inside the recording: a machine
+# kept busy by others has no idle task to sample)
 record_test_idle() {
-	local idle_before idle_after
-	idle_before=$(awk '/^cpu / { print $5 }' /proc/stat)
-	record_run idle -I -F $record_hz -f 1 || return
-	idle_after=$(awk '/^cpu / { print $5 }' /proc/stat)
-	if (( idle_after - idle_before < 10 )); then
+	local before after
+	record_start idle -I -F $record_hz -f || return
+	before=$(awk '/^cpu / { print $5 }' /proc/stat)
+	sleep 1
+	after=$(awk '/^cpu / { print $5 }' /proc/stat)
+	record_finish
+	[[ -n ${record_done[idle]:-} ]] || return
+	unset "record_done[idle]"
+	if (( after - before < 10 )); then  # USER_HZ: 0.1 s
 		record_skip idle "no CPU was idle during the -I run (the machine is busy)"
 	elif ! grep -q '^swapper/' "$record_dir/idle.out"; then
-		record_fail idle "no swapper/N stacks with -I"
-	elif record_run idle -F $record_hz -f 1; then
-		if grep -q '^swapper/' "$record_dir/idle.out"; then
+		record_fail idle "no swapper/N stacks with -I, though the CPUs were idle for $(((after - before) * 10)) ms"
+	elif record_start idle -F $record_hz -f; then
+		sleep 1
+		record_finish
+		if [[ -z ${record_done[idle]:-} ]]; then
+			:
+		elif grep -q '^swapper/' "$record_dir/idle.out"; then
 			record_fail idle "idle task sampled without -I"
 		else
 			record_pass idle
@@ -383,15 +397,16 @@ record_test_cpu() {
 		record_skip cpu "one CPU only"
 		return
 	fi
-	record_spawn fk-cpu0 taskset -c 0 "$(record_exe fk-cpu0)" 1 &&
-		record_spawn fk-cpu1 taskset -c 1 "$(record_exe fk-cpu1)" 1 || return
+	local cpu0=fk-cpu0-$record_tag cpu1=fk-cpu1-$record_tag
+	record_spawn "$cpu0" taskset -c 0 "$(record_exe "$cpu0")" 1 &&
+		record_spawn "$cpu1" taskset -c 1 "$(record_exe "$cpu1")" 1 || return
 	record_start cpu -C 0 -F $record_hz -f
 	record_finish
 	[[ -n ${record_done[cpu]:-} ]] || return
 	local problems
-	problems=$(record_check_samples "$record_dir/cpu.out" fk-cpu0 "$(record_cpu "$record_dir/fk-cpu0.cpu" fk-cpu0)")
-	[[ $(record_samples "$record_dir/cpu.out" fk-cpu1) == 0 ]] ||
-		problems+="fk-cpu1 (on CPU 1) has $(record_samples "$record_dir/cpu.out" fk-cpu1) samples; "
+	problems=$(record_check_samples "$record_dir/cpu.out" "$cpu0" "$(record_cpu "$record_dir/$cpu0.cpu" "$cpu0")")
+	[[ $(record_samples "$record_dir/cpu.out" "$cpu1") == 0 ]] ||
+		problems+="$cpu1 (on CPU 1) has $(record_samples "$record_dir/cpu.out" "$cpu1") samples; "
 	record_judge cpu "$problems"
 }
 
@@ -540,8 +555,8 @@ record_test_sigint() {
 record_test_no_loss() {
 	local cpus=$(($(nproc) < 8 ? $(nproc) : 8)) i names=()
 	for ((i = 0; i < cpus; i++)); do
-		record_spawn fk-busy$i "$(record_exe fk-busy$i)" 2 || return
-		names+=("fk-busy$i")
+		names+=("fk-busy$i-$record_tag")
+		record_spawn "${names[i]}" "$(record_exe "${names[i]}")" 2 || return
 	done
 	record_start no-loss -F $record_hz -f
 	record_finish
@@ -571,7 +586,7 @@ record_test_cgroupmap() {
 		record_skip cgroupmap "no cgroup2 hierarchy mounted"
 		return
 	fi
-	cgroup=$root/flamekit-test.$$
+	cgroup=$root/flamekit-test.$record_tag
 	if ! mkdir "$cgroup"; then
 		record_fail cgroupmap "cannot make the cgroup $cgroup"
 		return
