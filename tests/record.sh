@@ -36,6 +36,7 @@ declare -A record_args=()      # test id -> its arguments, for messages
 declare -A record_done=()      # test id -> 1 when its flamekit exited 0
 declare -A record_reported=()  # test id -> 1 once passed or failed
 record_why=""                  # why a test's set-up failed
+record_idle=""                 # see record_idle_run
 
 # Ids here are short (pid, tid, ...); the suite sees record/ID. A test
 # function reports several ids (of one recording, or of one workload run):
@@ -362,32 +363,43 @@ record_test_stacks() {
 	fi
 }
 
-# -I: the idle task only when asked for, if some CPU was idle while flamekit
-# sampled (/proc/stat's idle time in a second inside the recording: a machine
-# kept busy by others has no idle task to sample)
+# -I: the idle task when asked for, and not otherwise; each judged only if
+# some CPU was idle while flamekit sampled (a machine kept busy by others has
+# no idle task to sample)
 record_test_idle() {
+	record_idle_run -I || return
+	if [[ $record_idle == busy ]]; then
+		record_skip idle "no CPU was idle during the -I run (the machine is busy)"
+	elif [[ $record_idle == 0 ]]; then
+		record_fail idle "no swapper/N stacks with -I, though a CPU was idle"
+	elif record_idle_run; then
+		if [[ $record_idle == busy ]]; then
+			record_skip idle "no CPU was idle during the run without -I (the machine is busy)"
+		elif [[ $record_idle != 0 ]]; then
+			record_fail idle "$record_idle samples of the idle task without -I"
+		else
+			record_pass idle
+		fi
+	fi
+}
+
+# record_idle_run [-I]: records the whole machine for a second; record_idle
+# is then how many samples of the idle task it has, or "busy" if /proc/stat
+# counted less than 0.1 s of idle time in that second. Returns 1 if flamekit
+# failed (and record/idle with it).
+record_idle_run() {
 	local before after
-	record_start idle -I -F $record_hz -f || return
+	record_start idle "$@" -F $record_hz -f || return 1
 	before=$(awk '/^cpu / { print $5 }' /proc/stat)
 	sleep 1
 	after=$(awk '/^cpu / { print $5 }' /proc/stat)
 	record_finish
-	[[ -n ${record_done[idle]:-} ]] || return
+	[[ -n ${record_done[idle]:-} ]] || return 1
 	unset "record_done[idle]"
-	if (( after - before < 10 )); then  # USER_HZ: 0.1 s
-		record_skip idle "no CPU was idle during the -I run (the machine is busy)"
-	elif ! grep -q '^swapper/' "$record_dir/idle.out"; then
-		record_fail idle "no swapper/N stacks with -I, though the CPUs were idle for $(((after - before) * 10)) ms"
-	elif record_start idle -F $record_hz -f; then
-		sleep 1
-		record_finish
-		if [[ -z ${record_done[idle]:-} ]]; then
-			:
-		elif grep -q '^swapper/' "$record_dir/idle.out"; then
-			record_fail idle "idle task sampled without -I"
-		else
-			record_pass idle
-		fi
+	if (( after - before < 10 )); then  # USER_HZ
+		record_idle=busy
+	else
+		record_idle=$(awk '/^swapper\// { n += $NF } END { print n + 0 }' "$record_dir/idle.out")
 	fi
 }
 
