@@ -86,12 +86,15 @@ struct {
 	__uint(max_entries, 64 * 1024);
 } new_pids SEC(".maps");
 
-/* Replaced by the pinned maps of --cgroupmap and --mntnsmap (bcc's layout). */
+/* Replaced by the pinned maps of --cgroupmap and --mntnsmap, in bcc's layout
+ * (bcc's containers.py): hashes keyed by cgroup v2 id (what
+ * bpf_get_current_cgroup_id() returns, the inode number of the cgroup's
+ * directory) and by mount namespace id (the inode of /proc/PID/ns/mnt). */
 struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__type(key, __u32);
-	__type(value, __u32);
-	__uint(max_entries, 1);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u64);
+	__type(value, __u64);
+	__uint(max_entries, 1024);
 } cgroup_filter SEC(".maps");
 
 struct {
@@ -230,8 +233,12 @@ int do_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	if (config.filter_uid && (__u32)bpf_get_current_uid_gid() != config.uid)
 		return 0;
-	if (config.filter_cgroup && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
-		return 0;
+	if (config.filter_cgroup) {
+		__u64 cgroup = bpf_get_current_cgroup_id();
+
+		if (!bpf_map_lookup_elem(&cgroup_filter, &cgroup))
+			return 0;
+	}
 	if (config.filter_mntns && !in_mount_namespaces())
 		return 0;
 

@@ -64,7 +64,7 @@ struct record_config {
 	__u8 filter_pids;          /* only thread groups in `pids` */
 	__u8 filter_tids;          /* only threads in `tids` */
 	__u8 filter_uid;
-	__u8 filter_cgroup;        /* only tasks under the cgroup in `cgroup_filter` */
+	__u8 filter_cgroup;        /* only tasks whose cgroup id is in `cgroup_filter` */
 	__u8 filter_mntns;         /* only tasks whose mount namespace is in `mntns_filter` */
 	__u8 notify_new_pids;      /* send each new pid to `new_pids` (for symbols) */
 	__u8 reserved[6];

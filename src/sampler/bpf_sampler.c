@@ -26,7 +26,7 @@ struct bpf_sampler {
 	struct record_task_bpf *task;
 	struct bpf_object *obj;
 	struct record_config *config;
-	struct bpf_program *sample_program, *fork_program;
+	struct bpf_program *sample_program, *fork_program;  /* fork_program: only with -- COMMAND */
 	struct bpf_map *counts, *stacks, *stats, *pids, *tids, *new_pids;
 	struct bpf_map *cgroup_filter, *mntns_filter;
 
@@ -134,9 +134,9 @@ static int reuse_pinned_map(struct bpf_map *map, const char *path, const char *o
 			     option, path, strerror(errno));
 	if (bpf_obj_get_info_by_fd(fd, &info, &info_len) < 0 || info.type != bpf_map__type(map)) {
 		close(fd);
-		return error("%s %s: not a %s map", option, path,
-			     bpf_map__type(map) == BPF_MAP_TYPE_CGROUP_ARRAY ?
-			     "cgroup array" : "hash");
+		return error("%s %s: not a hash map (make it as bcc's tools expect: "
+			     "bpftool map create PATH type hash key 8 value %u ...)", option, path,
+			     bpf_map__value_size(map));
 	}
 	if (info.key_size != bpf_map__key_size(map)) {
 		close(fd);
@@ -250,8 +250,12 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 		bpf_sampler__free(s);
 		return -1;
 	}
-	if (s->fork_program)
-		bpf_program__set_autoload(s->fork_program, o->follow_children);
+	/* The task build also serves --mntnsmap alone: then its fork tracer is
+	 * neither loaded nor attached. */
+	if (s->fork_program && !o->follow_children) {
+		bpf_program__set_autoload(s->fork_program, false);
+		s->fork_program = NULL;
+	}
 
 	err = s->task ? record_task_bpf__load(s->task) : record_bpf__load(s->plain);
 	if (err) {

@@ -38,7 +38,7 @@ struct bpf_sampler_options {
 	size_t tid_count;
 	bool filter_uid;
 	uint32_t uid;
-	const char *cgroup_map;       /* pinned BPF_MAP_TYPE_CGROUP_ARRAY, as bcc's --cgroupmap */
+	const char *cgroup_map;       /* pinned hash of cgroup v2 ids, as bcc's --cgroupmap */
 	const char *mntns_map;        /* pinned hash of mount namespace ids, as bcc's --mntnsmap */
 	unsigned stack_storage_size;  /* entries in the counts and stacks maps */
 	unsigned max_stack_depth;     /* frames kept per stack, at most 127 */
