@@ -57,7 +57,7 @@ all: $(BUILD)/flamekit $(addprefix $(BUILD)/,$(PERSONALITIES)) $(BUILD)/fk-7030
 
 # The README's example workload: 70% of its time in seventy(), 30% in
 # thirty(), with frame pointers so that every profiler can walk its stacks.
-$(BUILD)/fk-7030: tests/workload/fk-7030.c
+$(BUILD)/fk-7030: tests/workload/fk-7030.c tests/workload/workload.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -O0 -g -fno-omit-frame-pointer -fno-inline -o $@ $<
 
