@@ -27,6 +27,7 @@
 #include "../lib/xalloc.h"
 #include "../profile/profile.h"
 #include "../sampler/bpf_sampler.h"
+#include "../sampler/task_events.h"
 #include "../symbolize/kernel_symbols.h"
 #include "../symbolize/process_symbols.h"
 #include "../writers/writer.h"
@@ -617,10 +618,35 @@ static void on_new_pid(uint32_t pid, void *arg)
 	process_symbols__add(arg, pid);
 }
 
+/* Mapping history: what each process mapped and when (process_symbols.h). */
+static void on_task_mmap(const struct task_mmap *m, void *arg)
+{
+	process_symbols__mmap(arg, m->pid, m->start, m->len, m->pgoff, m->dev, m->inode, m->path,
+			      m->time);
+}
+
+static void on_task_exec(uint32_t pid, const char *comm, uint64_t time, void *arg)
+{
+	(void)comm;
+	process_symbols__exec(arg, pid, time);
+}
+
+static void on_task_fork(uint32_t pid, uint32_t parent_pid, uint64_t time, void *arg)
+{
+	process_symbols__fork(arg, pid, parent_pid, time);
+}
+
+static const struct task_events_callbacks task_callbacks = {
+	.mmap = on_task_mmap,
+	.exec = on_task_exec,
+	.fork = on_task_fork,
+};
+
 /* Samples until the duration ends, the command exits, or a signal comes. */
-static int sample_until_done(struct bpf_sampler *s, const struct record_options *o,
-			     struct child *child, const sigset_t *stop_signals,
-			     struct process_symbols *processes, double *elapsed)
+static int sample_until_done(struct bpf_sampler *s, struct task_events *events,
+			     const struct record_options *o, struct child *child,
+			     const sigset_t *stop_signals, struct process_symbols *processes,
+			     double *elapsed)
 {
 	struct timespec start;
 	bool tty = isatty(STDERR_FILENO);
@@ -642,6 +668,9 @@ static int sample_until_done(struct bpf_sampler *s, const struct record_options 
 			child->pid = 0;
 			break;
 		}
+		/* mappings first: a new pid's first sample opens its binaries */
+		if (events)
+			task_events__read(events, &task_callbacks, processes);
 		if (bpf_sampler__poll(s, on_new_pid, processes) < 0) {
 			status = -1;
 			break;
@@ -666,6 +695,7 @@ static int record_run(struct record_options *o)
 	sigset_t stop_signals, original_mask;
 	struct child child = { 0, -1, -1 };
 	struct bpf_sampler *sampler = NULL;
+	struct task_events *events = NULL;
 	struct build_state b = { .options = o };
 	struct bpf_sampler_stats stats;
 	uint32_t child_pid;
@@ -693,14 +723,19 @@ static int record_run(struct record_options *o)
 		o->sampler.follow_children = true;
 	}
 	o->sampler.notify_new_pids = o->sampler.user_stacks;
-	if (bpf_sampler__open(&o->sampler, &sampler) < 0 || bpf_sampler__attach(sampler) < 0)
+	/* mapping history from before the first sample on */
+	if (bpf_sampler__open(&o->sampler, &sampler) < 0 ||
+	    (o->sampler.user_stacks && task_events__open(&events) < 0) ||
+	    bpf_sampler__attach(sampler) < 0)
 		goto cleanup;
 	if (o->command && child__release(&child, o->command[0]) < 0)
 		goto cleanup;
 	print_header(o);
-	if (sample_until_done(sampler, o, &child, &stop_signals, b.processes, &elapsed) < 0)
+	if (sample_until_done(sampler, events, o, &child, &stop_signals, b.processes, &elapsed) < 0)
 		goto cleanup;
 	bpf_sampler__detach(sampler);
+	if (events)
+		task_events__read(events, &task_callbacks, b.processes);
 	if (bpf_sampler__poll(sampler, on_new_pid, b.processes) < 0 ||
 	    bpf_sampler__stats(sampler, &stats) < 0)
 		goto cleanup;
@@ -756,6 +791,7 @@ static int record_run(struct record_options *o)
 cleanup:
 	child__abandon(&child);
 	bpf_sampler__free(sampler);
+	task_events__free(events);
 	kernel_symbols__free(b.kernel);
 	process_symbols__free(b.processes);
 	profile__free(b.profile);

@@ -1,6 +1,9 @@
 #include "process_symbols.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <inttypes.h>
@@ -32,6 +35,7 @@ struct segment {
 
 struct binary {
 	uint64_t dev, inode;
+	char *path;              /* as the process named it */
 	int fd;
 	Elf *elf;
 	int debug_fd;            /* the separate debug file, if one is installed */
@@ -42,15 +46,26 @@ struct binary {
 	size_t segment_count;
 };
 
+/* One executable mapping of a process, from /proc/PID/maps (time 0: it was
+ * there before anything was recorded) or from an mmap record (its time). */
 struct mapping {
 	uint64_t start, end, offset;
-	struct binary *binary;   /* NULL: anonymous (JIT code, see perf_map) */
+	uint64_t time;
+	uint64_t dev, inode;
+	char *path;              /* NULL: anonymous (JIT code, see perf_map) */
+	struct binary *binary;   /* opened once the process is sampled; NULL: anonymous */
+	bool vdso;
 };
 
 struct process {
 	uint32_t pid;
-	struct mapping *mappings;  /* sorted by start */
-	size_t mapping_count;
+	struct mapping *mappings;  /* in the order they were learnt; see mapping_at() */
+	size_t mapping_count, mapping_cap;
+	uint64_t *execs;           /* times it exec'd or was forked, ascending */
+	size_t exec_count, exec_cap;
+	uint64_t generation;       /* bumped whenever mappings change */
+	bool sampled;              /* its binaries are opened as they are learnt */
+	bool snapshot_taken;
 	struct symbol *perf_map;   /* /tmp/perf-PID.map, sorted */
 	size_t perf_map_count;
 	struct buf perf_map_names;
@@ -108,6 +123,7 @@ static void binary__free(struct binary *b)
 		free(b->symbols[i].demangled);
 	free(b->symbols);
 	free(b->segments);
+	free(b->path);
 	if (b->elf)
 		elf_end(b->elf);
 	if (b->fd >= 0)
@@ -125,7 +141,10 @@ void process_symbols__free(struct process_symbols *ps)
 		return;
 	for (size_t i = 0; i < ps->process_count; i++) {
 		struct process *p = ps->processes[i];
+		for (size_t j = 0; j < p->mapping_count; j++)
+			free(p->mappings[j].path);
 		free(p->mappings);
+		free(p->execs);
 		for (size_t j = 0; j < p->perf_map_count; j++)
 			free(p->perf_map[j].demangled);
 		free(p->perf_map);
@@ -260,11 +279,20 @@ static void binary__read_elf(struct binary *b)
 static struct binary *binary__open(const char *path, uint64_t dev, uint64_t inode)
 {
 	struct binary *b = fk_calloc(1, sizeof(*b));
+	struct stat st;
 
 	b->dev = dev;
 	b->inode = inode;
 	b->debug_fd = -1;
 	b->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A file replaced since it was mapped (same file system, another
+	 * inode) is not the one that ran: its symbols would lie. Other file
+	 * systems (overlayfs in containers) report other devices: trusted. */
+	if (b->fd >= 0 && fstat(b->fd, &st) == 0 && inode &&
+	    ((uint64_t)major(st.st_dev) << 32 | minor(st.st_dev)) == dev && st.st_ino != inode) {
+		close(b->fd);
+		b->fd = -1;
+	}
 	if (b->fd >= 0)
 		b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
 	if (b->elf)
@@ -291,6 +319,14 @@ static struct binary *vdso(struct process_symbols *ps)
 	struct binary *b = fk_calloc(1, sizeof(*b));
 	b->fd = -1;
 	b->debug_fd = -1;
+	b->path = fk_strdup("[vdso]");
+	/* a file of it too, for the unwinder (libdwfl reads modules from files) */
+	int fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd >= 0 && write(fd, (const void *)(uintptr_t)start, end - start) ==
+	    (ssize_t)(end - start))
+		b->fd = fd;
+	else if (fd >= 0)
+		close(fd);
 	b->elf = elf_memory((char *)(uintptr_t)start, end - start);
 	if (b->elf)
 		binary__read_elf(b);
@@ -310,7 +346,8 @@ static struct binary *binary_for(struct process_symbols *ps, uint32_t pid, uint6
 			return b;
 	}
 	/* The process's own view of the file first: it may be deleted, or in
-	 * another mount namespace (a container). */
+	 * another mount namespace (a container). Once it has exited, the path
+	 * as seen from here. */
 	char where[4200];
 	struct binary *b;
 	snprintf(where, sizeof where, "/proc/%u/map_files/%" PRIx64 "-%" PRIx64, pid, start, end);
@@ -324,6 +361,7 @@ static struct binary *binary_for(struct process_symbols *ps, uint32_t pid, uint6
 		binary__free(b);
 		b = binary__open(path, dev, inode);
 	}
+	b->path = fk_strdup(path);
 	ps->binaries = fk_grow(ps->binaries, &ps->binary_cap, ps->binary_count + 1,
 			       sizeof(*ps->binaries));
 	ps->binaries[ps->binary_count] = b;
@@ -332,12 +370,47 @@ static struct binary *binary_for(struct process_symbols *ps, uint32_t pid, uint6
 	return b;
 }
 
-/* Reads the executable mappings of pid (none if it is gone). */
+static void mapping__open(struct process_symbols *ps, uint32_t pid, struct mapping *m)
+{
+	if (m->binary)
+		return;
+	if (m->vdso)
+		m->binary = vdso(ps);
+	else if (m->path)
+		m->binary = binary_for(ps, pid, m->start, m->end, m->path, m->dev, m->inode);
+}
+
+static void process__add_mapping(struct process_symbols *ps, struct process *p,
+				 const struct mapping *m)
+{
+	p->mappings = fk_grow(p->mappings, &p->mapping_cap, p->mapping_count + 1,
+			      sizeof(*p->mappings));
+	struct mapping *added = &p->mappings[p->mapping_count++];
+	*added = *m;
+	added->path = m->path ? fk_strdup(m->path) : NULL;
+	added->binary = NULL;
+	p->generation++;
+	if (p->sampled)
+		mapping__open(ps, p->pid, added);
+}
+
+/* A mapping of path: a file, the vDSO, or anonymous (NULL path). */
+static void mapping__init(struct mapping *m, uint64_t start, uint64_t end, uint64_t offset,
+			  uint64_t dev, uint64_t inode, const char *path, uint64_t time)
+{
+	*m = (struct mapping){ start, end, offset, time, dev, inode, NULL, NULL, false };
+	if (strcmp(path, "[vdso]") == 0)
+		m->vdso = true;
+	else if (path[0] == '/' && inode != 0)
+		m->path = (char *)path;  /* copied by process__add_mapping */
+}
+
+/* Reads the executable mappings of pid (none if it is gone), as at time 0. */
 static void process__read_maps(struct process_symbols *ps, struct process *p)
 {
 	char path[64], line[4400];
-	size_t cap = 0;
 
+	p->snapshot_taken = true;
 	snprintf(path, sizeof path, "/proc/%u/maps", p->pid);
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -353,19 +426,14 @@ static void process__read_maps(struct process_symbols *ps, struct process *p)
 			continue;
 		char *name = line + name_at;
 		name[strcspn(name, "\n")] = 0;
-		struct mapping m = { start, end, offset, NULL };
-		if (strcmp(name, "[vdso]") == 0)
-			m.binary = vdso(ps);
-		else if (name[0] == '/' && inode != 0)
-			m.binary = binary_for(ps, p->pid, start, end, name,
-					      (uint64_t)major << 32 | minor, inode);
-		p->mappings = fk_grow(p->mappings, &cap, p->mapping_count + 1, sizeof(*p->mappings));
-		p->mappings[p->mapping_count++] = m;
+		struct mapping m;
+		mapping__init(&m, start, end, offset, (uint64_t)major << 32 | minor, inode, name, 0);
+		process__add_mapping(ps, p, &m);
 	}
 	fclose(f);
 }
 
-static struct process *process_for(struct process_symbols *ps, uint32_t pid)
+static struct process *process_find(struct process_symbols *ps, uint32_t pid, bool create)
 {
 	uint64_t hash = mix64(pid);
 	size_t slot = index_table__first(&ps->process_index, hash);
@@ -373,9 +441,10 @@ static struct process *process_for(struct process_symbols *ps, uint32_t pid)
 	     slot = index_table__next(&ps->process_index, slot))
 		if (ps->processes[at - 1]->pid == pid)
 			return ps->processes[at - 1];
+	if (!create)
+		return NULL;
 	struct process *p = fk_calloc(1, sizeof(*p));
 	p->pid = pid;
-	process__read_maps(ps, p);
 	ps->processes = fk_grow(ps->processes, &ps->process_cap, ps->process_count + 1,
 				sizeof(*ps->processes));
 	ps->processes[ps->process_count] = p;
@@ -384,11 +453,102 @@ static struct process *process_for(struct process_symbols *ps, uint32_t pid)
 	return p;
 }
 
+/* The process, its mappings known and its binaries open: a process that
+ * began before the recording (no exec or fork of it seen) is read from
+ * /proc/PID/maps the first time it is asked about. */
+static struct process *process_for(struct process_symbols *ps, uint32_t pid)
+{
+	struct process *p = process_find(ps, pid, true);
+
+	if (!p->sampled) {
+		p->sampled = true;
+		if (!p->snapshot_taken && p->exec_count == 0)
+			process__read_maps(ps, p);
+		for (size_t i = 0; i < p->mapping_count; i++)
+			mapping__open(ps, pid, &p->mappings[i]);
+	}
+	return p;
+}
+
 void process_symbols__add(struct process_symbols *ps, uint32_t pid)
 {
 	process_for(ps, pid);
 }
 
+/* Times of execs (and forks: a new address space too), kept ascending. */
+static void process__add_exec(struct process *p, uint64_t time)
+{
+	size_t at = p->exec_count;
+	p->execs = fk_grow(p->execs, &p->exec_cap, p->exec_count + 1, sizeof(*p->execs));
+	while (at > 0 && p->execs[at - 1] > time) {
+		p->execs[at] = p->execs[at - 1];
+		at--;
+	}
+	p->execs[at] = time;
+	p->exec_count++;
+	p->generation++;
+}
+
+/* When the address space in use at `time` began: its last exec or fork. */
+static uint64_t process__epoch(const struct process *p, uint64_t time)
+{
+	uint64_t epoch = 0;
+	for (size_t i = 0; i < p->exec_count && p->execs[i] <= time; i++)
+		epoch = p->execs[i];
+	return epoch;
+}
+
+/* The mapping that held addr at time: the last learnt of those made in
+ * the address space of that time, before it. */
+static struct mapping *mapping_at(struct process *p, uint64_t addr, uint64_t time)
+{
+	uint64_t epoch = process__epoch(p, time);
+	for (size_t i = p->mapping_count; i > 0; i--) {
+		struct mapping *m = &p->mappings[i - 1];
+		if (addr >= m->start && addr < m->end && m->time <= time && m->time >= epoch)
+			return m;
+	}
+	return NULL;
+}
+
+void process_symbols__mmap(struct process_symbols *ps, uint32_t pid, uint64_t start,
+			   uint64_t len, uint64_t offset, uint64_t dev, uint64_t inode,
+			   const char *path, uint64_t time)
+{
+	struct process *p = process_find(ps, pid, true);
+	struct mapping m;
+
+	mapping__init(&m, start, start + len, offset, dev, inode, path, time);
+	process__add_mapping(ps, p, &m);
+}
+
+void process_symbols__exec(struct process_symbols *ps, uint32_t pid, uint64_t time)
+{
+	process__add_exec(process_find(ps, pid, true), time);
+}
+
+void process_symbols__fork(struct process_symbols *ps, uint32_t pid, uint32_t parent_pid,
+			   uint64_t time)
+{
+	struct process *parent = process_find(ps, parent_pid, false);
+	struct process *p = process_find(ps, pid, true);
+
+	process__add_exec(p, time);
+	if (!parent)
+		return;  /* not known: the child's exec (or its /proc maps) will tell */
+	if (!parent->snapshot_taken && parent->exec_count == 0)
+		process__read_maps(ps, parent);
+	/* the parent's address space, copied at the fork */
+	uint64_t epoch = process__epoch(parent, time);
+	size_t count = parent->mapping_count;
+	for (size_t i = 0; i < count; i++) {
+		struct mapping m = parent->mappings[i];
+		if (m.time > time || m.time < epoch)
+			continue;
+		m.time = time;
+		process__add_mapping(ps, p, &m);
+	}
+}
 /* /tmp/perf-PID.map: "START SIZE name" per line, hex, as JITs write it. */
 static void process__read_perf_map(struct process *p)
 {
@@ -458,20 +618,9 @@ static uint64_t file_offset_to_vaddr(const struct binary *b, uint64_t offset)
 	return offset;
 }
 
-const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint64_t addr)
+static const char *name_in(struct process *p, const struct mapping *m, uint64_t addr)
 {
-	struct process *p = process_for(ps, pid);
-	size_t lo = 0, hi = p->mapping_count;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->mappings[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	const struct mapping *m = lo ? &p->mappings[lo - 1] : NULL;
-	if (m && addr < m->end && m->binary) {
+	if (m && m->binary) {
 		uint64_t vaddr = file_offset_to_vaddr(m->binary, addr - m->start + m->offset);
 		struct symbol *s = find_symbol(m->binary->symbols, m->binary->symbol_count, vaddr);
 		if (s)
@@ -481,4 +630,71 @@ const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint
 		process__read_perf_map(p);
 	struct symbol *s = find_symbol(p->perf_map, p->perf_map_count, addr);
 	return s ? symbol_name(s) : UNKNOWN;
+}
+
+const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint64_t addr)
+{
+	return process_symbols__name_at(ps, pid, addr, UINT64_MAX);
+}
+
+const char *process_symbols__name_at(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+				     uint64_t time)
+{
+	struct process *p = process_for(ps, pid);
+	return name_in(p, mapping_at(p, addr, time), addr);
+}
+
+uint64_t process_symbols__generation(struct process_symbols *ps, uint32_t pid)
+{
+	return process_for(ps, pid)->generation;
+}
+
+static void module_of(const struct mapping *m, struct process_module *out)
+{
+	const struct binary *b = m->binary;
+	uint64_t vaddr = file_offset_to_vaddr(b, m->offset);
+
+	out->fd = b->fd;
+	out->elf = b->elf;
+	out->path = b->path;
+	out->start = m->start;
+	out->end = m->end;
+	out->bias = m->start - vaddr;
+	out->key = b;
+}
+
+bool process_symbols__module_at(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+				uint64_t time, struct process_module *out)
+{
+	struct process *p = process_for(ps, pid);
+	const struct mapping *m = mapping_at(p, addr, time);
+
+	if (!m || !m->binary || !m->binary->elf)
+		return false;
+	module_of(m, out);
+	return true;
+}
+
+size_t process_symbols__modules(struct process_symbols *ps, uint32_t pid, uint64_t time,
+				struct process_module **modules)
+{
+	struct process *p = process_for(ps, pid);
+	size_t count = 0, cap = 0;
+
+	*modules = NULL;
+	for (size_t i = p->mapping_count; i > 0; i--) {
+		const struct mapping *m = &p->mappings[i - 1];
+		if (!m->binary || !m->binary->elf || m->binary->fd < 0 || mapping_at(p, m->start, time) != m)
+			continue;
+		struct process_module module;
+		module_of(m, &module);
+		bool seen = false;
+		for (size_t j = 0; j < count && !seen; j++)
+			seen = (*modules)[j].key == module.key && (*modules)[j].bias == module.bias;
+		if (seen)
+			continue;
+		*modules = fk_grow(*modules, &cap, count + 1, sizeof(**modules));
+		(*modules)[count++] = module;
+	}
+	return count;
 }
