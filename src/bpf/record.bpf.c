@@ -86,6 +86,19 @@ struct {
 	__uint(max_entries, 64 * 1024);
 } new_pids SEC(".maps");
 
+/* --unwind=dwarf: each sample built in its CPU's buffer, then sent whole. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct record_sample_buffer);
+	__uint(max_entries, 1);  /* set to the number of possible CPUs */
+} sample_buffers SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);  /* set by user space when copying stacks */
+} samples SEC(".maps");
+
 /* Replaced by the pinned maps of --cgroupmap and --mntnsmap (bcc's layout). */
 struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
@@ -207,10 +220,93 @@ int BPF_PROG(follow_fork, struct task_struct *parent, struct task_struct *child)
 		stat_add(RECORD_STAT_PIDS_FULL);
 	return 0;
 }
+
+/*
+ * Copies the task's user registers (the ones saved on entry to the kernel,
+ * whether the sample hit user or kernel code) and its user stack from sp
+ * upwards, page by page until a page cannot be read (the end of the stack's
+ * mapping) or RECORD_USER_STACK_BYTES are copied, into `samples`. Returns 0
+ * when the task has no user stack (a kernel thread).
+ */
+#ifdef __TARGET_ARCH_x86
+static __always_inline int copy_user_stack(struct record_key *key, __u64 time)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct record_sample_buffer *buffer = bpf_map_lookup_elem(&sample_buffers, &cpu);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *saved = (struct pt_regs *)bpf_task_pt_regs(task);
+	struct pt_regs regs;
+
+	if (!buffer || bpf_probe_read_kernel(&regs, sizeof(regs), saved)) {
+		stat_add(RECORD_STAT_STACK_ERRORS);
+		return 1;
+	}
+	if ((regs.cs & 3) != 3)
+		return 0;  /* no user state: a kernel thread */
+	struct record_sample *sample = &buffer->sample;
+	sample->pid = key->pid;
+	sample->tid = key->tid;
+	sample->time = time;
+	sample->slice = key->slice;
+	sample->kernel_stack = key->kernel_stack;
+	__builtin_memcpy(sample->comm, key->comm, sizeof(sample->comm));
+	sample->regs[0] = regs.rax;
+	sample->regs[1] = regs.rdx;
+	sample->regs[2] = regs.rcx;
+	sample->regs[3] = regs.rbx;
+	sample->regs[4] = regs.rsi;
+	sample->regs[5] = regs.rdi;
+	sample->regs[6] = regs.rbp;
+	sample->regs[7] = regs.rsp;
+	sample->regs[8] = regs.r8;
+	sample->regs[9] = regs.r9;
+	sample->regs[10] = regs.r10;
+	sample->regs[11] = regs.r11;
+	sample->regs[12] = regs.r12;
+	sample->regs[13] = regs.r13;
+	sample->regs[14] = regs.r14;
+	sample->regs[15] = regs.r15;
+	sample->regs[16] = regs.rip;
+
+	__u64 sp = regs.rsp;
+	__u32 copied = 0;
+	/* the first chunk ends at sp's page end: 16 chunks never pass 64 KB */
+	for (int i = 0; i < RECORD_USER_STACK_BYTES / 4096; i++) {
+		__u64 at = sp + copied;
+		__u32 chunk = 4096 - (at & 4095);
+		if (bpf_probe_read_user(&buffer->stack[copied & (RECORD_USER_STACK_BYTES - 1)],
+					chunk, (const void *)at))
+			break;
+		copied += chunk;
+	}
+	if (copied > RECORD_USER_STACK_BYTES)
+		copied = RECORD_USER_STACK_BYTES;
+	sample->stack_size = copied;
+
+	__u64 flags = BPF_RB_NO_WAKEUP;
+	if (bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= config.samples_wakeup)
+		flags = BPF_RB_FORCE_WAKEUP;
+	if (bpf_ringbuf_output(&samples, sample, sizeof(*sample) + copied, flags))
+		stat_add(RECORD_STAT_SAMPLES_LOST);
+	return 1;
+}
+#else
+static __always_inline int copy_user_stack(struct record_key *key, __u64 time)
+{
+	(void)key, (void)time;
+	return 0;  /* x86-64 only so far: user space refuses --unwind=dwarf elsewhere */
+}
+#endif
 #else
 static __always_inline int in_mount_namespaces(void)
 {
 	return 1;  /* the filter needs record_task.bpf.o */
+}
+
+static __always_inline int copy_user_stack(struct record_key *key, __u64 time)
+{
+	(void)key, (void)time;
+	return 0;  /* needs record_task.bpf.o */
 }
 #endif
 
@@ -236,15 +332,19 @@ int do_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 
 	stat_add(RECORD_STAT_SAMPLES);
+	__u64 now = bpf_ktime_get_ns();
 	key.pid = pid;
 	if (config.per_thread)
 		key.tid = tid;
 	if (config.slice_ns)
-		key.slice = (bpf_ktime_get_ns() - config.start_ns) / config.slice_ns;
+		key.slice = (now - config.start_ns) / config.slice_ns;
 	bpf_get_current_comm(key.comm, sizeof(key.comm));
 	if (config.kernel_stacks)
 		key.kernel_stack = store_stack(ctx, 0);
-	if (config.user_stacks)
+	/* user space counts the samples whose user stack it unwinds */
+	if (config.user_stacks && config.copy_user_stacks && copy_user_stack(&key, now))
+		return 0;
+	if (config.user_stacks && !config.copy_user_stacks)
 		key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
 	if (config.notify_new_pids && pid != 0)
 		note_new_pid(pid);

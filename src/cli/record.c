@@ -28,9 +28,17 @@
 #include "../profile/profile.h"
 #include "../sampler/bpf_sampler.h"
 #include "../sampler/task_events.h"
+#include "../sampler/user_counts.h"
 #include "../symbolize/kernel_symbols.h"
 #include "../symbolize/process_symbols.h"
+#include "../symbolize/user_unwinder.h"
 #include "../writers/writer.h"
+
+enum unwind_mode {
+	UNWIND_AUTO,        /* dwarf where it works (x86-64, kernel BTF), else fp */
+	UNWIND_FP,          /* frame pointers, walked in the kernel */
+	UNWIND_DWARF,       /* stacks copied out, unwound from the binaries' tables */
+};
 
 enum output_kind {
 	OUTPUT_REPORT,      /* bcc profile's multi-line report (.txt) */
@@ -51,6 +59,7 @@ struct record_options {
 	const char *outdir;
 	char **command;                    /* after "--" */
 	bool frequency_given, period_given;
+	enum unwind_mode unwind;
 };
 
 enum {
@@ -59,6 +68,7 @@ enum {
 	OPT_CGROUPMAP,
 	OPT_MNTNSMAP,
 	OPT_OUTDIR,
+	OPT_UNWIND,
 };
 
 static const struct option record_long_options[] = {
@@ -80,6 +90,7 @@ static const struct option record_long_options[] = {
 	{ "mntnsmap", required_argument, NULL, OPT_MNTNSMAP },
 	{ "output", required_argument, NULL, 'o' },
 	{ "outdir", required_argument, NULL, OPT_OUTDIR },
+	{ "unwind", required_argument, NULL, OPT_UNWIND },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -106,6 +117,11 @@ static void record_usage(FILE *out)
 	      "  -c, --count NS            instead: one sample per NS of CPU time\n"
 	      "  -U, --user-stacks-only    user stacks only\n"
 	      "  -K, --kernel-stacks-only  kernel stacks only\n"
+	      "      --unwind=MODE         user stacks by auto (default): dwarf where the\n"
+	      "                            kernel allows; fp: frame pointers, walked in the\n"
+	      "                            kernel (cheapest, but programs built without them\n"
+	      "                            lose frames); dwarf: the top 64 KB of each stack\n"
+	      "                            copied and unwound from the binaries' .eh_frame\n"
 	      "      --stack-storage-size N  distinct stacks and keys kept (default 16384)\n"
 	      "      --perf-max-stack-depth N  frames kept per stack (default and most 127)\n\n"
 	      "output:\n"
@@ -283,6 +299,16 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 		case OPT_CGROUPMAP: o->sampler.cgroup_map = optarg; break;
 		case OPT_MNTNSMAP: o->sampler.mntns_map = optarg; break;
 		case OPT_OUTDIR: o->outdir = optarg; break;
+		case OPT_UNWIND:
+			if (strcmp(optarg, "auto") == 0)
+				o->unwind = UNWIND_AUTO;
+			else if (strcmp(optarg, "fp") == 0)
+				o->unwind = UNWIND_FP;
+			else if (strcmp(optarg, "dwarf") == 0)
+				o->unwind = UNWIND_DWARF;
+			else
+				return error("--unwind %s: expected auto, fp or dwarf", optarg);
+			break;
 		case 'h':
 			record_usage(stdout);
 			return 1;
@@ -447,23 +473,28 @@ static void push_frame(struct build_state *b, uint32_t *depth, frame_id id)
 }
 
 /* One key as bcc profile folds it: comm; user frames root first; "-" (with
- * -d, when both stacks are there); kernel frames root first. */
-static int add_key(const struct sampled_key *key, void *arg)
+ * -d, when both stacks are there); kernel frames root first. User frames
+ * are names (user_names, leaf first) when unwound in user space, else
+ * addresses in key->user. */
+static int add_named_key(struct build_state *b, const struct sampled_key *key,
+			 const char *const *user_names, size_t user_depth)
 {
-	struct build_state *b = arg;
 	const struct record_options *o = b->options;
 	uint32_t depth = 0;
+	bool user = user_names ? user_depth > 0 : key->user.depth > 0;
 
 	push_frame(b, &depth, intern_name(b, key->comm, NULL));
 	if (o->sampler.user_stacks) {
 		if (key->user.missed)
 			push_frame(b, &depth, intern_name(b, "[Missed User Stack]", NULL));
-		for (uint32_t i = key->user.depth; i > 0; i--)
+		for (size_t i = user_depth; user_names && i > 0; i--)
+			push_frame(b, &depth, intern_name(b, user_names[i - 1], NULL));
+		for (uint32_t i = key->user.depth; !user_names && i > 0; i--)
 			push_frame(b, &depth, intern_name(b, process_symbols__name(
 				b->processes, key->pid, key->user.ips[i - 1]), NULL));
 	}
 	if (o->sampler.kernel_stacks) {
-		if (o->delimited && key->user.depth && key->kernel.depth)
+		if (o->delimited && user && key->kernel.depth)
 			push_frame(b, &depth, intern_name(b, "-", NULL));
 		if (key->kernel.missed)
 			push_frame(b, &depth, intern_name(b, "[Missed Kernel Stack]", NULL));
@@ -477,6 +508,32 @@ static int add_key(const struct sampled_key *key, void *arg)
 	b->keys++;
 	b->samples += key->count;
 	return 0;
+}
+
+static int add_key(const struct sampled_key *key, void *arg)
+{
+	return add_named_key(arg, key, NULL, 0);
+}
+
+/* The samples counted in user space, with their kernel stacks from the
+ * sampler's map; want: only collect the kernel addresses to resolve. */
+static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
+			    const struct user_counts *uc, bool want)
+{
+	uint64_t *ips = fk_calloc(BPF_SAMPLER_MAX_STACK_DEPTH, sizeof(*ips));
+
+	for (size_t i = 0; i < user_counts__size(uc); i++) {
+		const struct user_count *c = user_counts__entry(uc, i);
+		struct sampled_key key = { .pid = c->pid, .tid = c->tid, .slice = c->slice,
+					   .count = c->count };
+		memcpy(key.comm, c->comm, sizeof(key.comm));
+		bpf_sampler__kernel_stack(s, c->kernel_stack, ips, &key.kernel);
+		if (want)
+			want_kernel_addresses(&key, b);
+		else
+			add_named_key(b, &key, c->names, c->depth);
+	}
+	free(ips);
 }
 
 /*
@@ -613,40 +670,132 @@ static double seconds_since(const struct timespec *start)
 	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
+/* What is learnt while sampling. */
+struct recording {
+	const struct record_options *options;
+	struct process_symbols *processes;
+	struct task_events *events;
+	uint64_t events_read_at;            /* CLOCK_MONOTONIC ns of the last read */
+	struct user_unwinder *unwinder;     /* --unwind=dwarf */
+	struct user_counts *counts;
+	uint32_t *exited, *exiting;         /* pids whose Dwfl goes after the next poll */
+	size_t exited_count, exited_cap, exiting_count, exiting_cap;
+	const char **names;                 /* one sample's frames */
+};
+
+#define RECORDING_MAX_FRAMES 1024
+
 static void on_new_pid(uint32_t pid, void *arg)
 {
-	process_symbols__add(arg, pid);
+	struct recording *r = arg;
+	process_symbols__add(r->processes, pid);
 }
 
 /* Mapping history: what each process mapped and when (process_symbols.h). */
 static void on_task_mmap(const struct task_mmap *m, void *arg)
 {
-	process_symbols__mmap(arg, m->pid, m->start, m->len, m->pgoff, m->dev, m->inode, m->path,
-			      m->time);
+	struct recording *r = arg;
+	process_symbols__mmap(r->processes, m->pid, m->start, m->len, m->pgoff, m->dev, m->inode,
+			      m->path, m->time);
 }
 
 static void on_task_exec(uint32_t pid, const char *comm, uint64_t time, void *arg)
 {
+	struct recording *r = arg;
 	(void)comm;
-	process_symbols__exec(arg, pid, time);
+	process_symbols__exec(r->processes, pid, time);
 }
 
 static void on_task_fork(uint32_t pid, uint32_t parent_pid, uint64_t time, void *arg)
 {
-	process_symbols__fork(arg, pid, parent_pid, time);
+	struct recording *r = arg;
+	process_symbols__fork(r->processes, pid, parent_pid, time);
+}
+
+static void on_task_exit(uint32_t pid, uint64_t time, void *arg)
+{
+	struct recording *r = arg;
+	(void)time;
+	if (!r->unwinder)
+		return;
+	r->exiting = fk_grow(r->exiting, &r->exiting_cap, r->exiting_count + 1,
+			     sizeof(*r->exiting));
+	r->exiting[r->exiting_count++] = pid;
 }
 
 static const struct task_events_callbacks task_callbacks = {
 	.mmap = on_task_mmap,
 	.exec = on_task_exec,
 	.fork = on_task_fork,
+	.exit = on_task_exit,
+};
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static void read_task_events(struct recording *r)
+{
+	if (!r->events)
+		return;
+	r->events_read_at = monotonic_ns();
+	task_events__read(r->events, &task_callbacks, r);
+}
+
+static void on_copied_sample(const struct copied_sample *sample, void *arg)
+{
+	struct recording *r = arg;
+
+	/* every mmap before the sample is in the event rings by now */
+	if (sample->time >= r->events_read_at)
+		read_task_events(r);
+	struct unwind_input in = {
+		.pid = sample->pid,
+		.tid = sample->tid,
+		.time = sample->time,
+		.regs = sample->regs,
+		.stack = sample->stack,
+		.stack_size = sample->stack_size,
+	};
+	struct user_count key = {
+		.pid = sample->pid,
+		.tid = r->options->sampler.per_thread ? sample->tid : 0,
+		.slice = sample->slice,
+		.kernel_stack = sample->kernel_stack,
+		.names = r->names,
+	};
+	memcpy(key.comm, sample->comm, sizeof(key.comm));
+	key.depth = user_unwinder__unwind(r->unwinder, &in, r->names, RECORDING_MAX_FRAMES);
+	user_counts__add(r->counts, &key);
+}
+
+/* Dwfls of processes that exited before the previous poll: their samples are in. */
+static void forget_exited(struct recording *r)
+{
+	for (size_t i = 0; i < r->exited_count; i++)
+		user_unwinder__forget(r->unwinder, r->exited[i]);
+	uint32_t *swap = r->exited;
+	size_t swap_cap = r->exited_cap;
+	r->exited = r->exiting;
+	r->exited_cap = r->exiting_cap;
+	r->exited_count = r->exiting_count;
+	r->exiting = swap;
+	r->exiting_cap = swap_cap;
+	r->exiting_count = 0;
+}
+
+static const struct bpf_sampler_callbacks sampler_callbacks = {
+	.new_pid = on_new_pid,
+	.sample = on_copied_sample,
 };
 
 /* Samples until the duration ends, the command exits, or a signal comes. */
-static int sample_until_done(struct bpf_sampler *s, struct task_events *events,
+static int sample_until_done(struct bpf_sampler *s, struct recording *r,
 			     const struct record_options *o, struct child *child,
-			     const sigset_t *stop_signals, struct process_symbols *processes,
-			     double *elapsed)
+			     const sigset_t *stop_signals, double *elapsed)
 {
 	struct timespec start;
 	bool tty = isatty(STDERR_FILENO);
@@ -660,7 +809,16 @@ static int sample_until_done(struct bpf_sampler *s, struct task_events *events,
 			break;
 		if (o->duration > 0 && o->duration - now < wait)
 			wait = o->duration - now;
-		struct timespec timeout = { 0, (long)(wait * 1e9) };
+		/* copied stacks wake us as the ring fills; else wait for a signal */
+		struct timespec timeout = { 0, r->unwinder ? 0 : (long)(wait * 1e9) };
+		if (r->unwinder) {
+			read_task_events(r);
+			if (bpf_sampler__poll(s, &sampler_callbacks, r, (int)(wait * 1000) + 1) < 0) {
+				status = -1;
+				break;
+			}
+			forget_exited(r);
+		}
 		int sig = sigtimedwait(stop_signals, NULL, &timeout);
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
 			break;
@@ -669,9 +827,8 @@ static int sample_until_done(struct bpf_sampler *s, struct task_events *events,
 			break;
 		}
 		/* mappings first: a new pid's first sample opens its binaries */
-		if (events)
-			task_events__read(events, &task_callbacks, processes);
-		if (bpf_sampler__poll(s, on_new_pid, processes) < 0) {
+		read_task_events(r);
+		if (bpf_sampler__poll(s, &sampler_callbacks, r, 0) < 0) {
 			status = -1;
 			break;
 		}
@@ -690,12 +847,27 @@ static int sample_until_done(struct bpf_sampler *s, struct task_events *events,
 	return status;
 }
 
+/* --unwind=auto: copied stacks where the kernel can give them (x86-64 user
+ * registers through BTF), since most binaries of a distribution have no
+ * frame pointers; the kernel's frame-pointer walk elsewhere. */
+static bool choose_dwarf(const struct record_options *o)
+{
+#if defined(__x86_64__)
+	if (o->unwind == UNWIND_AUTO)
+		return access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	return o->unwind == UNWIND_DWARF;
+#else
+	(void)o;
+	return false;
+#endif
+}
+
 static int record_run(struct record_options *o)
 {
 	sigset_t stop_signals, original_mask;
 	struct child child = { 0, -1, -1 };
 	struct bpf_sampler *sampler = NULL;
-	struct task_events *events = NULL;
+	struct recording r = { .options = o };
 	struct build_state b = { .options = o };
 	struct bpf_sampler_stats stats;
 	uint32_t child_pid;
@@ -713,7 +885,7 @@ static int record_run(struct record_options *o)
 	sigaddset(&stop_signals, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &stop_signals, &original_mask);
 
-	b.processes = process_symbols__new();
+	b.processes = r.processes = process_symbols__new();
 	if (o->command) {
 		if (child__start(&child, o->command, &original_mask) < 0)
 			goto cleanup;
@@ -722,21 +894,26 @@ static int record_run(struct record_options *o)
 		o->sampler.pid_count = 1;
 		o->sampler.follow_children = true;
 	}
-	o->sampler.notify_new_pids = o->sampler.user_stacks;
+	o->sampler.copy_user_stacks = o->sampler.user_stacks && choose_dwarf(o);
+	o->sampler.notify_new_pids = o->sampler.user_stacks && !o->sampler.copy_user_stacks;
+	if (o->sampler.copy_user_stacks) {
+		r.unwinder = user_unwinder__new(r.processes);
+		r.counts = user_counts__new();
+		r.names = fk_calloc(RECORDING_MAX_FRAMES, sizeof(*r.names));
+	}
 	/* mapping history from before the first sample on */
 	if (bpf_sampler__open(&o->sampler, &sampler) < 0 ||
-	    (o->sampler.user_stacks && task_events__open(&events) < 0) ||
+	    (o->sampler.user_stacks && task_events__open(&r.events) < 0) ||
 	    bpf_sampler__attach(sampler) < 0)
 		goto cleanup;
 	if (o->command && child__release(&child, o->command[0]) < 0)
 		goto cleanup;
 	print_header(o);
-	if (sample_until_done(sampler, events, o, &child, &stop_signals, b.processes, &elapsed) < 0)
+	if (sample_until_done(sampler, &r, o, &child, &stop_signals, &elapsed) < 0)
 		goto cleanup;
 	bpf_sampler__detach(sampler);
-	if (events)
-		task_events__read(events, &task_callbacks, b.processes);
-	if (bpf_sampler__poll(sampler, on_new_pid, b.processes) < 0 ||
+	read_task_events(&r);
+	if (bpf_sampler__poll(sampler, &sampler_callbacks, &r, 0) < 0 ||
 	    bpf_sampler__stats(sampler, &stats) < 0)
 		goto cleanup;
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
@@ -744,6 +921,8 @@ static int record_run(struct record_options *o)
 	b.kernel = kernel_symbols__new();
 	if (o->sampler.kernel_stacks) {
 		bpf_sampler__read(sampler, want_kernel_addresses, &b);
+		if (r.counts)
+			add_user_counts(&b, sampler, r.counts, true);
 		char *cache = kernel_symbol_cache_path();
 		kernel_symbols__resolve(b.kernel, "/proc/kallsyms", cache);
 		free(cache);
@@ -751,6 +930,8 @@ static int record_run(struct record_options *o)
 	b.profile = profile__new(1, PROFILE_INTEGER);
 	b.with_pids = o->output_kind == OUTPUT_REPORT && !o->outdir;
 	bpf_sampler__read(sampler, add_key, &b);
+	if (r.counts)
+		add_user_counts(&b, sampler, r.counts, false);
 	bpf_sampler__free(sampler);  /* the kernel's memory back before writing */
 	sampler = NULL;
 
@@ -791,7 +972,12 @@ static int record_run(struct record_options *o)
 cleanup:
 	child__abandon(&child);
 	bpf_sampler__free(sampler);
-	task_events__free(events);
+	task_events__free(r.events);
+	user_unwinder__free(r.unwinder);
+	user_counts__free(r.counts);
+	free(r.names);
+	free(r.exited);
+	free(r.exiting);
 	kernel_symbols__free(b.kernel);
 	process_symbols__free(b.processes);
 	profile__free(b.profile);

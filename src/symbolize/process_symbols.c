@@ -26,6 +26,7 @@ struct symbol {
 	const char *name;       /* in the ELF image or a perf map's names */
 	char *demangled;        /* made on first use; NULL: not yet or not mangled */
 	bool demangle_tried;
+	unsigned char binding;  /* STB_*: which of several names of one address wins */
 };
 
 /* A loadable segment: file offsets [offset, offset + size) hold vaddr... */
@@ -164,12 +165,43 @@ void process_symbols__free(struct process_symbols *ps)
 	free(ps);
 }
 
+static size_t leading_underscores(const char *name)
+{
+	size_t n = 0;
+	while (name[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * Of two names of one address, the better first, as perf picks (so that
+ * stacks read the same in both): a sized one, then not weak, then global,
+ * then fewer leading underscores, then the longer name ("__libc_start_main"
+ * over its local aliases, "clock_gettime" over "__clock_gettime").
+ */
+static int compare_aliases(const struct symbol *x, const struct symbol *y)
+{
+	if ((x->size == 0) != (y->size == 0))
+		return x->size == 0 ? 1 : -1;
+	if ((x->binding == STB_WEAK) != (y->binding == STB_WEAK))
+		return x->binding == STB_WEAK ? 1 : -1;
+	if ((x->binding == STB_GLOBAL) != (y->binding == STB_GLOBAL))
+		return x->binding == STB_GLOBAL ? -1 : 1;
+	size_t ux = leading_underscores(x->name), uy = leading_underscores(y->name);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	size_t lx = strcspn(x->name, "@"), ly = strcspn(y->name, "@");
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 static int compare_symbols(const void *a, const void *b)
 {
 	const struct symbol *x = a, *y = b;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return x->size > y->size ? -1 : x->size < y->size;  /* the sized one first */
+	return compare_aliases(x, y);
 }
 
 /* Keeps one symbol per address, sorted. */
@@ -204,15 +236,23 @@ static void binary__read_symbols(struct binary *b, Elf *elf, size_t *cap)
 			if (!gelf_getsym(data, (int)i, &sym))
 				break;
 			int type = GELF_ST_TYPE(sym.st_info);
-			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+			if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
 			    sym.st_value == 0)
 				continue;
+			/* untyped labels name code too where they sit in code (ld.so's
+			 * _start), as perf takes them */
+			GElf_Shdr section;
+			if (type == STT_NOTYPE &&
+			    (!gelf_getshdr(elf_getscn(elf, sym.st_shndx), &section) ||
+			     !(section.sh_flags & SHF_EXECINSTR)))
+				continue;
 			const char *name = elf_strptr(elf, shdr.sh_link, sym.st_name);
-			if (!name || !*name)
+			if (!name || !*name || (name[0] == '$' && type == STT_NOTYPE))
 				continue;
 			b->symbols = fk_grow(b->symbols, cap, b->symbol_count + 1, sizeof(*b->symbols));
-			b->symbols[b->symbol_count++] = (struct symbol){ sym.st_value, sym.st_size,
-									 name, NULL, false };
+			b->symbols[b->symbol_count++] = (struct symbol){
+				sym.st_value, sym.st_size, name, NULL, false, GELF_ST_BIND(sym.st_info) };
 		}
 	}
 }
@@ -571,7 +611,7 @@ static void process__read_perf_map(struct process *p)
 		p->perf_map = fk_grow(p->perf_map, &cap, p->perf_map_count + 1, sizeof(*p->perf_map));
 		/* name holds an offset into perf_map_names until the names stop moving */
 		p->perf_map[p->perf_map_count++] = (struct symbol){
-			start, size, (const char *)(uintptr_t)p->perf_map_names.len, NULL, false };
+			start, size, (const char *)(uintptr_t)p->perf_map_names.len, NULL, false, STB_GLOBAL };
 		buf__append(&p->perf_map_names, name, strlen(name) + 1);
 	}
 	fclose(f);
@@ -586,6 +626,9 @@ static const char *symbol_name(struct symbol *s)
 		s->demangle_tried = true;
 		if (s->name[0] == '_' && s->name[1] == 'Z')
 			s->demangled = cplus_demangle(s->name, DMGL_PARAMS | DMGL_ANSI);
+		/* "clock_gettime@@GLIBC_2.17" (a .symtab's versioned name): the name */
+		else if (s->name[0] != '@' && strchr(s->name, '@'))
+			s->demangled = fk_memdup(s->name, strcspn(s->name, "@"));
 	}
 	return s->demangled ? s->demangled : s->name;
 }
@@ -642,6 +685,12 @@ const char *process_symbols__name_at(struct process_symbols *ps, uint32_t pid, u
 {
 	struct process *p = process_for(ps, pid);
 	return name_in(p, mapping_at(p, addr, time), addr);
+}
+
+bool process_symbols__mapped(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+			     uint64_t time)
+{
+	return mapping_at(process_for(ps, pid), addr, time) != NULL;
 }
 
 uint64_t process_symbols__generation(struct process_symbols *ps, uint32_t pid)

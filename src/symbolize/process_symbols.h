@@ -73,6 +73,9 @@ struct process_module {
 	const void *key;
 };
 
+/* Whether addr was in an executable mapping of pid (a file's or anonymous) at time. */
+bool process_symbols__mapped(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+			     uint64_t time);
 /* Changes whenever pid's mappings do (mmap, exec, fork). */
 uint64_t process_symbols__generation(struct process_symbols *ps, uint32_t pid);
 bool process_symbols__module_at(struct process_symbols *ps, uint32_t pid, uint64_t addr,

@@ -1,0 +1,61 @@
+/*
+ * User stacks unwound from copies (record --unwind=dwarf): the sampler hands
+ * over a thread's user registers and the top of its stack as they were at
+ * the sample, and this walks the frames with libdwfl's unwinder, from each
+ * binary's unwind tables (.eh_frame, or .debug_frame in the binary or its
+ * separate debug file), as perf's libdw unwinder does.
+ *
+ * Each process gets one Dwfl whose modules are the binaries it had mapped
+ * (process_symbols.h gives them, as at the sample's time), attached with
+ * our own thread callbacks: the registers come from the sample, memory
+ * reads from the copied stack (an address outside it ends the walk there).
+ *
+ * A repeated stack costs little: the result of each walk is kept under
+ * (pid, pc, sp) with every stack word the walk read; a later sample with
+ * the same pc and sp whose stack holds the same words at those places
+ * unwinds to the same frames (the walk is a function of what it read), and
+ * is answered from the cache without walking.
+ *
+ *	struct user_unwinder *u = user_unwinder__new(ps);
+ *	size_t n = user_unwinder__unwind(u, &input, names, max);  // leaf first
+ *	user_unwinder__forget(u, pid);                            // it exited
+ *	user_unwinder__free(u);
+ *
+ * Names are process_symbols' (valid until it is freed); the unwinder keeps
+ * a pointer to ps, which must outlive it. x86-64 only.
+ */
+#ifndef FLAMEKIT_SYMBOLIZE_USER_UNWINDER_H
+#define FLAMEKIT_SYMBOLIZE_USER_UNWINDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "process_symbols.h"
+
+#define USER_UNWINDER_REGS 17   /* x86-64 DWARF registers 0-16; 7 is sp, 16 the pc */
+
+struct unwind_input {
+	uint32_t pid, tid;
+	uint64_t time;              /* CLOCK_MONOTONIC ns, for the mappings of the time */
+	const uint64_t *regs;       /* USER_UNWINDER_REGS of them */
+	const uint8_t *stack;       /* stack_size bytes from regs[7] up */
+	size_t stack_size;
+};
+
+struct user_unwinder_stats {
+	uint64_t walks;             /* stacks unwound by libdwfl */
+	uint64_t cached;            /* stacks answered from the cache */
+};
+
+struct user_unwinder;
+
+struct user_unwinder *user_unwinder__new(struct process_symbols *ps);
+void user_unwinder__free(struct user_unwinder *u);
+/* Writes the names of at most max frames, leaf first; returns how many. */
+size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input *in,
+			     const char **names, size_t max);
+/* Lets go of pid's Dwfl (the process exited). */
+void user_unwinder__forget(struct user_unwinder *u, uint32_t pid);
+void user_unwinder__stats(const struct user_unwinder *u, struct user_unwinder_stats *stats);
+
+#endif
