@@ -99,6 +99,16 @@ struct {
 	__uint(max_entries, 4096);  /* set by user space when copying stacks */
 } samples SEC(".maps");
 
+/* Where each thread's stack ends, as user space learnt it by unwinding:
+ * copies stop there instead of at the end of the mapping (a thread's stack
+ * is a mapping of megabytes). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);    /* tid */
+	__type(value, __u64);  /* the first address past the stack's last frame */
+	__uint(max_entries, 16384);
+} stack_ends SEC(".maps");
+
 /* Replaced by the pinned maps of --cgroupmap and --mntnsmap (bcc's layout). */
 struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
@@ -229,7 +239,7 @@ int BPF_PROG(follow_fork, struct task_struct *parent, struct task_struct *child)
  * when the task has no user stack (a kernel thread).
  */
 #ifdef __TARGET_ARCH_x86
-static __always_inline int copy_user_stack(struct record_key *key, __u64 time)
+static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct record_sample_buffer *buffer = bpf_map_lookup_elem(&sample_buffers, &cpu);
@@ -245,7 +255,7 @@ static __always_inline int copy_user_stack(struct record_key *key, __u64 time)
 		return 0;  /* no user state: a kernel thread */
 	struct record_sample *sample = &buffer->sample;
 	sample->pid = key->pid;
-	sample->tid = key->tid;
+	sample->tid = tid;
 	sample->time = time;
 	sample->slice = key->slice;
 	sample->kernel_stack = key->kernel_stack;
@@ -268,12 +278,19 @@ static __always_inline int copy_user_stack(struct record_key *key, __u64 time)
 	sample->regs[15] = regs.r15;
 	sample->regs[16] = regs.rip;
 
-	__u64 sp = regs.rsp;
+	__u64 sp = regs.rsp, end = ~0ULL;
+	__u64 *known_end = bpf_map_lookup_elem(&stack_ends, &tid);
 	__u32 copied = 0;
+	if (known_end)
+		end = *known_end;
 	/* the first chunk ends at sp's page end: 16 chunks never pass 64 KB */
 	for (int i = 0; i < RECORD_USER_STACK_BYTES / 4096; i++) {
 		__u64 at = sp + copied;
 		__u32 chunk = 4096 - (at & 4095);
+		if (at >= end)
+			break;
+		if (end - at < chunk)
+			chunk = end - at;
 		if (bpf_probe_read_user(&buffer->stack[copied & (RECORD_USER_STACK_BYTES - 1)],
 					chunk, (const void *)at))
 			break;
@@ -291,9 +308,9 @@ static __always_inline int copy_user_stack(struct record_key *key, __u64 time)
 	return 1;
 }
 #else
-static __always_inline int copy_user_stack(struct record_key *key, __u64 time)
+static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
 {
-	(void)key, (void)time;
+	(void)key, (void)tid, (void)time;
 	return 0;  /* x86-64 only so far: user space refuses --unwind=dwarf elsewhere */
 }
 #endif
@@ -303,9 +320,9 @@ static __always_inline int in_mount_namespaces(void)
 	return 1;  /* the filter needs record_task.bpf.o */
 }
 
-static __always_inline int copy_user_stack(struct record_key *key, __u64 time)
+static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
 {
-	(void)key, (void)time;
+	(void)key, (void)tid, (void)time;
 	return 0;  /* needs record_task.bpf.o */
 }
 #endif
@@ -342,7 +359,7 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	if (config.kernel_stacks)
 		key.kernel_stack = store_stack(ctx, 0);
 	/* user space counts the samples whose user stack it unwinds */
-	if (config.user_stacks && config.copy_user_stacks && copy_user_stack(&key, now))
+	if (config.user_stacks && config.copy_user_stacks && copy_user_stack(&key, tid, now))
 		return 0;
 	if (config.user_stacks && !config.copy_user_stacks)
 		key.user_stack = store_stack(ctx, BPF_F_USER_STACK);

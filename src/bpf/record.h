@@ -43,8 +43,9 @@ struct record_stack {
 /*
  * --unwind=dwarf: instead of walking the user stack by frame pointers, the
  * kernel side copies the interrupted user registers and the user stack from
- * sp upwards (to the end of the stack's mapping, at most
- * RECORD_USER_STACK_BYTES) into the `samples` ring buffer; user space
+ * sp upwards (to the stack's end as user space learnt it in `stack_ends`,
+ * else to the end of its mapping; at most RECORD_USER_STACK_BYTES) into the
+ * `samples` ring buffer; user space
  * unwinds it from the binaries' unwind tables and counts the stacks. The
  * kernel stack is still stored in `stacks` and named by its hash.
  */
@@ -52,7 +53,7 @@ struct record_stack {
 #define RECORD_USER_REGS 17   /* x86-64 DWARF registers 0-16: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
 
 struct record_sample {
-	__u32 pid, tid;
+	__u32 pid, tid;            /* tid: always the thread's */
 	__u64 time;                /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u32 slice;
 	__u32 stack_size;          /* bytes of stack that follow */

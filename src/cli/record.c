@@ -678,6 +678,7 @@ struct recording {
 	uint64_t events_read_at;            /* CLOCK_MONOTONIC ns of the last read */
 	struct user_unwinder *unwinder;     /* --unwind=dwarf */
 	struct user_counts *counts;
+	struct bpf_sampler *sampler;
 	uint32_t *exited, *exiting;         /* pids whose Dwfl goes after the next poll */
 	size_t exited_count, exited_cap, exiting_count, exiting_cap;
 	const char **names;                 /* one sample's frames */
@@ -768,7 +769,11 @@ static void on_copied_sample(const struct copied_sample *sample, void *arg)
 		.names = r->names,
 	};
 	memcpy(key.comm, sample->comm, sizeof(key.comm));
-	key.depth = user_unwinder__unwind(r->unwinder, &in, r->names, RECORDING_MAX_FRAMES);
+	uint64_t stack_end;
+	key.depth = user_unwinder__unwind(r->unwinder, &in, r->names, RECORDING_MAX_FRAMES,
+					  &stack_end);
+	if (stack_end != UINT64_MAX)
+		bpf_sampler__set_stack_end(r->sampler, sample->tid, stack_end);
 	user_counts__add(r->counts, &key);
 }
 
@@ -906,6 +911,7 @@ static int record_run(struct record_options *o)
 	    (o->sampler.user_stacks && task_events__open(&r.events) < 0) ||
 	    bpf_sampler__attach(sampler) < 0)
 		goto cleanup;
+	r.sampler = sampler;
 	if (o->command && child__release(&child, o->command[0]) < 0)
 		goto cleanup;
 	print_header(o);

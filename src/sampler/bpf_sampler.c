@@ -20,10 +20,11 @@
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
 
-/* The ring of copied stacks: 4 MB holds some 500 samples of deep stacks,
- * or 100 ms of samples of 2 KB at 997 Hz on 20 CPUs; user space is woken
- * when an eighth of it is full. */
-#define SAMPLES_RING_BYTES (4u << 20)
+/* The ring of copied stacks: 1 MB (mapped twice, so 2 MB of our resident
+ * set) holds 25 ms of samples of 2 KB (copies stop at the stack's end once
+ * it is known) at 997 Hz on 20 CPUs, or 16 of the deepest; user space is
+ * woken when a sixteenth of it is full. */
+#define SAMPLES_RING_BYTES (1u << 20)
 
 struct bpf_sampler {
 	/* One of the two builds of record.bpf.c; see there. */
@@ -33,7 +34,8 @@ struct bpf_sampler {
 	struct record_config *config;
 	struct bpf_program *sample_program, *fork_program;
 	struct bpf_map *counts, *stacks, *stats, *pids, *tids, *new_pids, *samples;
-	struct bpf_map *sample_buffers;
+	struct bpf_map *sample_buffers, *stack_ends;
+	struct { uint32_t tid; uint64_t end; } *known_ends;  /* what stack_ends holds, mostly */
 	struct bpf_map *cgroup_filter, *mntns_filter;
 
 	struct bpf_link **links;     /* one per CPU, and the fork tracer's */
@@ -220,6 +222,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	s->new_pids = bpf_object__find_map_by_name(s->obj, "new_pids");
 	s->samples = bpf_object__find_map_by_name(s->obj, "samples");
 	s->sample_buffers = bpf_object__find_map_by_name(s->obj, "sample_buffers");
+	s->stack_ends = bpf_object__find_map_by_name(s->obj, "stack_ends");
 	s->cgroup_filter = bpf_object__find_map_by_name(s->obj, "cgroup_filter");
 	s->mntns_filter = bpf_object__find_map_by_name(s->obj, "mntns_filter");
 
@@ -238,7 +241,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	c->notify_new_pids = o->notify_new_pids;
 	c->slice_ns = o->slice_ns;
 	c->copy_user_stacks = o->copy_user_stacks;
-	c->samples_wakeup = SAMPLES_RING_BYTES / 8;
+	c->samples_wakeup = SAMPLES_RING_BYTES / 16;
 
 	err = 0;
 	if (o->stack_storage_size) {
@@ -513,6 +516,23 @@ static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack 
 	out->depth = buffer->depth < s->max_stack_depth ? buffer->depth : s->max_stack_depth;
 }
 
+#define KNOWN_ENDS 4096
+
+void bpf_sampler__set_stack_end(struct bpf_sampler *s, uint32_t tid, uint64_t end)
+{
+	if (!s->known_ends)
+		s->known_ends = fk_calloc(KNOWN_ENDS, sizeof(*s->known_ends));
+	size_t slot = (tid * 2654435761u) % KNOWN_ENDS;
+	if (s->known_ends[slot].tid == tid && s->known_ends[slot].end == end)
+		return;
+	s->known_ends[slot].tid = tid;
+	s->known_ends[slot].end = end;
+	if (end)
+		bpf_map__update_elem(s->stack_ends, &tid, sizeof(tid), &end, sizeof(end), BPF_ANY);
+	else
+		bpf_map__delete_elem(s->stack_ends, &tid, sizeof(tid), 0);
+}
+
 void bpf_sampler__kernel_stack(struct bpf_sampler *s, uint64_t hash, uint64_t *ips,
 			       struct sampled_stack *out)
 {
@@ -591,6 +611,7 @@ void bpf_sampler__free(struct bpf_sampler *s)
 		return;
 	bpf_sampler__detach(s);
 	ring_buffer__free(s->ring);
+	free(s->known_ends);
 	record_bpf__destroy(s->plain);
 	record_task_bpf__destroy(s->task);
 	free(s);

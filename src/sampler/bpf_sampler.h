@@ -102,6 +102,9 @@ int bpf_sampler__attach(struct bpf_sampler *s);
  * copied sample. */
 int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks *callbacks,
 		      void *arg, int timeout_ms);
+/* Tells the kernel side where tid's stack ends (copies stop there; 0: not
+ * known, copy to the end of the mapping). Repeats are cheap. */
+void bpf_sampler__set_stack_end(struct bpf_sampler *s, uint32_t tid, uint64_t end);
 /* The kernel stack a copied sample names (leaf first), at most
  * BPF_SAMPLER_MAX_STACK_DEPTH frames into ips. */
 void bpf_sampler__kernel_stack(struct bpf_sampler *s, uint64_t hash, uint64_t *ips,

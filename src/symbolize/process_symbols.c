@@ -45,6 +45,7 @@ struct binary {
 	size_t symbol_count;
 	struct segment *segments;
 	size_t segment_count;
+	uint64_t image_low, image_high;  /* the loaded image's own addresses, pages whole */
 };
 
 /* One executable mapping of a process, from /proc/PID/maps (time 0: it was
@@ -301,6 +302,11 @@ static void binary__read_elf(struct binary *b)
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr phdr;
 		if (gelf_getphdr(b->elf, (int)i, &phdr) && phdr.p_type == PT_LOAD) {
+			uint64_t align = phdr.p_align > 1 ? phdr.p_align : 1;
+			if (b->segment_count == 0)
+				b->image_low = phdr.p_vaddr & -align;
+			if (phdr.p_vaddr + phdr.p_memsz > b->image_high)
+				b->image_high = (phdr.p_vaddr + phdr.p_memsz + 4095) & -4096ULL;
 			b->segments = fk_grow(b->segments, &segment_cap, b->segment_count + 1,
 					      sizeof(*b->segments));
 			b->segments[b->segment_count++] = (struct segment){
@@ -709,6 +715,8 @@ static void module_of(const struct mapping *m, struct process_module *out)
 	out->start = m->start;
 	out->end = m->end;
 	out->bias = m->start - vaddr;
+	out->low = out->bias + b->image_low;
+	out->high = out->bias + b->image_high;
 	out->key = b;
 }
 

@@ -62,7 +62,7 @@ const char *process_symbols__name_at(struct process_symbols *ps, uint32_t pid, u
 const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint64_t addr);
 
 /* A binary as a process mapped it, for an unwinder: addresses in
- * [start, end) are the binary's own addresses plus bias. fd and elf are
+ * [start, end) (this mapping) are the binary's own addresses plus bias. fd and elf are
  * the process_symbols' (do not close them); key is the same for the same
  * binary in every process. */
 struct process_module {
@@ -70,6 +70,7 @@ struct process_module {
 	Elf *elf;
 	const char *path;
 	uint64_t start, end, bias;
+	uint64_t low, high;         /* where the whole image lies (all its segments) */
 	const void *key;
 };
 

@@ -1,6 +1,8 @@
 #include "user_unwinder.h"
 
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +58,7 @@ struct user_unwinder {
 	struct stack_read *reads;
 	size_t read_count, read_cap;
 	bool read_failed;
+	uint64_t read_end;          /* past the highest stack word read */
 	uint64_t *pcs;
 	size_t pc_count, pc_max;
 
@@ -77,11 +80,57 @@ static uint64_t process_hash_of(const void *items, size_t index)
 	return mix64(((struct unwind_process *const *)items)[index]->pid);
 }
 
+/* A module's ELF when libdwfl first needs it (its unwind table): a copy
+ * of our descriptor of the binary (kept in the module's userdata slot),
+ * which libdwfl closes. Binaries that no stack passes through stay unread. */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
+		    char **file_name, Elf **elf)
+{
+	(void)mod, (void)name, (void)base;
+	*file_name = NULL;
+	*elf = NULL;
+	int fd = (int)(intptr_t)*userdata - 1;
+	return fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+}
+
+static bool has_section(Elf *elf, const char *name)
+{
+	size_t strings;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	if (elf_getshdrstrndx(elf, &strings) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n = gelf_getshdr(scn, &shdr) ? elf_strptr(elf, strings, shdr.sh_name) : NULL;
+		if (n && strcmp(n, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * .debug_frame, from the binary or its separate debug file (.gnu_debuglink,
+ * /usr/lib/debug/.build-id), only for binaries without .eh_frame: libdwfl
+ * turns to it whenever a step fails (at a stack's copied end too), and
+ * reading one means inflating and indexing all of it.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *name,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+
+	if (elf && has_section(elf, ".eh_frame"))
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, name, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	/* .debug_frame where .eh_frame has no entry: .gnu_debuglink and
-	 * /usr/lib/debug/.build-id, libdwfl's standard places */
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = find_elf,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 
@@ -117,6 +166,8 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	uint64_t value;
 	memcpy(&value, in->stack + (addr - sp), sizeof(value));
 	*result = value;
+	if (addr + 8 > u->read_end)
+		u->read_end = addr + 8;
 	u->reads = fk_grow(u->reads, &u->read_cap, u->read_count + 1, sizeof(*u->reads));
 	u->reads[u->read_count++] = (struct stack_read){ (uint32_t)(addr - sp), value };
 	return true;
@@ -256,15 +307,14 @@ static bool process__report(struct user_unwinder *u, struct unwind_process *p)
 	for (size_t i = 0; i < count; i++) {
 		if (process__has_module(p, &modules[i]))
 			continue;
-		/* libdwfl opens its own descriptor of our open file (which may be
-		 * deleted, or another mount namespace's) and closes it */
-		char path[64];
+		/* its range only: the ELF is read when a stack passes through */
 		const char *base = strrchr(modules[i].path, '/');
-		snprintf(path, sizeof path, "/proc/self/fd/%d", modules[i].fd);
-		if (!dwfl_report_elf(p->dwfl, base ? base + 1 : modules[i].path, path, -1,
-				     modules[i].bias, false)) {
+		Dwfl_Module *mod = dwfl_report_module(p->dwfl, base ? base + 1 : modules[i].path,
+						      modules[i].low, modules[i].high);
+		void **userdata;
+		if (!mod || !dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
 			continue;
-		}
+		*userdata = (void *)(intptr_t)(modules[i].fd + 1);
 		p->modules = fk_grow(p->modules, &p->module_cap, p->module_count + 1,
 				     sizeof(*p->modules));
 		p->modules[p->module_count++] = (struct reported_module){ modules[i].key,
@@ -312,7 +362,7 @@ static bool cache_entry__matches(const struct cache_entry *e, const struct unwin
 }
 
 size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input *in,
-			     const char **names, size_t max)
+			     const char **names, size_t max, uint64_t *stack_end)
 {
 	uint64_t generation = process_symbols__generation(u->ps, in->pid);
 	uint64_t key = mix64(mix64(in->pid ^ generation << 32) ^ in->regs[16] * 31 ^ in->regs[7]);
@@ -324,6 +374,7 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 		size_t n = e->name_count < max ? e->name_count : max;
 		memcpy(names, e->names, n * sizeof(*names));
 		u->stats.cached++;
+		*stack_end = UINT64_MAX;  /* as it was */
 		return n;
 	}
 
@@ -331,6 +382,7 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 	u->input = in;
 	u->read_count = 0;
 	u->read_failed = false;
+	u->read_end = 0;
 	u->pc_count = 0;
 	u->pc_max = max < MAX_FRAMES ? max : MAX_FRAMES;
 	if (process__report(u, p))
@@ -345,6 +397,9 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 	for (size_t i = 0; i < u->pc_count; i++)
 		names[i] = process_symbols__name_at(u->ps, in->pid, u->pcs[i], in->time);
 
+	/* where the stack ends, for the next copy: past the last word read by a
+	 * walk that got to the end it could; unknown (0) when it wanted more */
+	*stack_end = u->read_failed ? 0 : u->pc_count > 1 ? (u->read_end + 15) & ~15ULL : UINT64_MAX;
 	/* a walk that read past the copy may go further with more: not kept */
 	if (!u->read_failed) {
 		cache_entry__clear(e);

@@ -51,9 +51,12 @@ struct user_unwinder;
 
 struct user_unwinder *user_unwinder__new(struct process_symbols *ps);
 void user_unwinder__free(struct user_unwinder *u);
-/* Writes the names of at most max frames, leaf first; returns how many. */
+/* Writes the names of at most max frames, leaf first; returns how many.
+ * *stack_end: where this thread's stack ends as far as the walk could tell
+ * (copies of later samples need go no further), 0 when the walk wanted more
+ * than the copy held, UINT64_MAX when it tells nothing new. */
 size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input *in,
-			     const char **names, size_t max);
+			     const char **names, size_t max, uint64_t *stack_end);
 /* Lets go of pid's Dwfl (the process exited). */
 void user_unwinder__forget(struct user_unwinder *u, uint32_t pid);
 void user_unwinder__stats(const struct user_unwinder *u, struct user_unwinder_stats *stats);

@@ -3,6 +3,7 @@
  *
  *	fk-nofp SECONDS            main > top_level > mid_a > mid_b > leaf_hot
  *	fk-nofp SECONDS DEPTH      main > deep (DEPTH times) > leaf_hot
+ *	fk-nofp 0 DEPTH ROUNDS     exactly ROUNDS rounds (bench/unwind.sh times them)
  *
  * Every call is followed by more work, so none becomes a tail call and
  * every frame is there to be unwound. */
@@ -60,8 +61,17 @@ int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 3.0;
 	int depth = argc > 2 ? atoi(argv[2]) : 0;
+	long rounds = argc > 3 ? atol(argv[3]) : 0;
 	struct timespec start;
 
+	for (long i = 0; i < rounds; i++) {
+		if (depth > 0)
+			deep(depth);
+		else
+			top_level();
+	}
+	if (rounds > 0)
+		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		if (depth > 0)
