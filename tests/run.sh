@@ -11,7 +11,8 @@
 #    skipped, with the reason, without node, playwright-core or chromium);
 # 4. fuzz regressions: every input in tests/fuzz/regressions/TARGET/ replayed;
 # 5. record: the BPF profiler against a workload with a known profile
-#    (tests/record.sh; needs root, skipped with the reason elsewhere).
+#    (tests/record.sh; needs root, skipped with the reason elsewhere), and
+#    its unwinding without frame pointers against perf's (tests/record_unwind.sh).
 #
 # Ends with "tests: N passed, N failed, N skipped"; exits 1 on any failure.
 # TESTS_UPDATE=1 rewrites the golden files of the cases instead (review the
@@ -314,6 +315,8 @@ browser_tests
 fuzz_regressions
 source "$TOP/tests/record.sh"
 record_tests
+source "$TOP/tests/record_unwind.sh"
+record_unwind_tests
 
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [[ $failed == 0 ]]
