@@ -231,14 +231,56 @@ int BPF_PROG(follow_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+#else
+static __always_inline int in_mount_namespaces(void)
+{
+	return 1;  /* the filter needs record_task.bpf.o */
+}
+#endif
+
+/* The task's user registers come through bpf_task_pt_regs(): the verifier
+ * needs the kernel's BTF for that, libbpf does not (there are no CO-RE
+ * reads here), so the plain build copies stacks too, without libbpf
+ * loading vmlinux's BTF. */
+struct task_struct;
+
+#ifdef __TARGET_ARCH_x86
+/*
+ * Copies the stack from sp up, the rest of sp's page first, then whole
+ * pages, until end (the last page whole: it is mapped) or a page that
+ * cannot be read; returns the bytes copied, at most end - sp.
+ *
+ * A global function: the verifier checks it once, not once for every path
+ * through do_sample's filters; and one way through each round (no clamping
+ * of a chunk to end), or it would follow 2^16 of them.
+ */
+__attribute__((noinline)) int copy_stack_pages(struct record_sample_buffer *buffer, __u64 sp,
+					       __u64 end)
+{
+	__u64 wanted = end > sp ? end - sp : 0;
+	__u32 copied = 0;
+
+	if (!buffer)
+		return 0;
+	for (int i = 0; i < RECORD_USER_STACK_BYTES / 4096; i++) {
+		__u64 at = sp + copied;
+		__u32 chunk = 4096 - (at & 4095);
+		if (copied >= wanted ||
+		    bpf_probe_read_user(&buffer->stack[copied & (RECORD_USER_STACK_BYTES - 1)],
+					chunk, (const void *)at))
+			break;
+		copied += chunk;
+	}
+	return copied < wanted ? (int)copied : (int)wanted;
+}
+
 /*
  * Copies the task's user registers (the ones saved on entry to the kernel,
  * whether the sample hit user or kernel code) and its user stack from sp
- * upwards, page by page until a page cannot be read (the end of the stack's
- * mapping) or RECORD_USER_STACK_BYTES are copied, into `samples`. Returns 0
- * when the task has no user stack (a kernel thread).
+ * upwards (to the stack's end as `stack_ends` knows it, else until a page
+ * cannot be read, at most RECORD_USER_STACK_BYTES) into `samples`. Returns
+ * 0 when the task has no user stack (a kernel thread).
  */
-#ifdef __TARGET_ARCH_x86
 static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
@@ -278,26 +320,11 @@ static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __
 	sample->regs[15] = regs.r15;
 	sample->regs[16] = regs.rip;
 
-	__u64 sp = regs.rsp, end = ~0ULL;
 	__u64 *known_end = bpf_map_lookup_elem(&stack_ends, &tid);
-	__u32 copied = 0;
-	if (known_end)
-		end = *known_end;
-	/* the first chunk ends at sp's page end: 16 chunks never pass 64 KB */
-	for (int i = 0; i < RECORD_USER_STACK_BYTES / 4096; i++) {
-		__u64 at = sp + copied;
-		__u32 chunk = 4096 - (at & 4095);
-		if (at >= end)
-			break;
-		if (end - at < chunk)
-			chunk = end - at;
-		if (bpf_probe_read_user(&buffer->stack[copied & (RECORD_USER_STACK_BYTES - 1)],
-					chunk, (const void *)at))
-			break;
-		copied += chunk;
-	}
+	__u64 copied = (__u32)copy_stack_pages(buffer, regs.rsp, known_end ? *known_end : ~0ULL);
 	if (copied > RECORD_USER_STACK_BYTES)
 		copied = RECORD_USER_STACK_BYTES;
+	barrier_var(copied);  /* the bound checked is the one used */
 	sample->stack_size = copied;
 
 	__u64 flags = BPF_RB_NO_WAKEUP;
@@ -312,18 +339,6 @@ static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __
 {
 	(void)key, (void)tid, (void)time;
 	return 0;  /* x86-64 only so far: user space refuses --unwind=dwarf elsewhere */
-}
-#endif
-#else
-static __always_inline int in_mount_namespaces(void)
-{
-	return 1;  /* the filter needs record_task.bpf.o */
-}
-
-static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
-{
-	(void)key, (void)tid, (void)time;
-	return 0;  /* needs record_task.bpf.o */
 }
 #endif
 

@@ -179,8 +179,8 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	libbpf_set_print(o->verbose ? libbpf_verbose : libbpf_quiet);
 	if (check_privilege() < 0)
 		return -1;
-	bool task_access = o->follow_children || o->mntns_map || o->copy_user_stacks;
-	if (task_access && access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+	bool task_access = o->follow_children || o->mntns_map;
+	if ((task_access || o->copy_user_stacks) && access("/sys/kernel/btf/vmlinux", R_OK) != 0)
 		return error("%s needs the kernel's BTF (/sys/kernel/btf/vmlinux is missing): "
 			     "use a kernel built with CONFIG_DEBUG_INFO_BTF%s",
 			     o->mntns_map ? "--mntnsmap" : o->follow_children ?
@@ -281,7 +281,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	if (s->fork_program) {
 		bpf_program__set_autoload(s->fork_program, o->follow_children);
 		if (!o->follow_children)
-			s->fork_program = NULL;  /* loaded for other reasons: not attached */
+			s->fork_program = NULL;  /* loaded for --mntnsmap: not attached */
 	}
 
 	err = s->task ? record_task_bpf__load(s->task) : record_bpf__load(s->plain);
