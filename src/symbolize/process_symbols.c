@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <libelf.h>
 #include <libiberty/demangle.h>
+#include <lzma.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,8 @@
 #include "../lib/index_table.h"
 #include "../lib/xalloc.h"
 
-#define UNKNOWN "[unknown]"
+#define UNKNOWN "[unknown]"          /* no mapping there */
+#define UNKNOWN_JIT "[unknown:jit]"  /* anonymous code without a perf map entry */
 
 struct symbol {
 	uint64_t addr, size;
@@ -27,6 +29,7 @@ struct symbol {
 	char *demangled;        /* made on first use; NULL: not yet or not mangled */
 	bool demangle_tried;
 	unsigned char binding;  /* STB_*: which of several names of one address wins */
+	char *annotated;        /* a perf map's name with _[j], made on first use */
 };
 
 /* A loadable segment: file offsets [offset, offset + size) hold vaddr... */
@@ -37,10 +40,13 @@ struct segment {
 struct binary {
 	uint64_t dev, inode;
 	char *path;              /* as the process named it */
+	char *unknown_name;      /* "[unknown:no-symbols NAME]", made on first use */
 	int fd;
 	Elf *elf;
 	int debug_fd;            /* the separate debug file, if one is installed */
 	Elf *debug_elf;
+	char *mini_image;        /* MiniDebugInfo (.gnu_debugdata), inflated */
+	Elf *mini_elf;
 	struct symbol *symbols;  /* sorted by addr */
 	size_t symbol_count;
 	struct segment *segments;
@@ -69,9 +75,10 @@ struct process {
 	bool sampled;              /* its binaries are opened as they are learnt */
 	bool snapshot_taken;
 	struct symbol *perf_map;   /* /tmp/perf-PID.map, sorted */
-	size_t perf_map_count;
-	struct buf perf_map_names;
-	bool perf_map_read;
+	size_t perf_map_count, perf_map_cap;
+	char **perf_map_names;     /* one block of names per read: names never move */
+	size_t perf_map_reads;
+	long perf_map_offset;      /* read up to here (the JIT appends) */
 };
 
 struct process_symbols {
@@ -83,6 +90,7 @@ struct process_symbols {
 	struct index_table binary_index;
 	struct binary *vdso;     /* our own vDSO: every process on this kernel maps the same */
 	bool vdso_tried;
+	bool jit_suffix;         /* names from perf maps end in _[j] */
 };
 
 static uint64_t mix64(uint64_t x)
@@ -126,6 +134,7 @@ static void binary__free(struct binary *b)
 	free(b->symbols);
 	free(b->segments);
 	free(b->path);
+	free(b->unknown_name);
 	if (b->elf)
 		elf_end(b->elf);
 	if (b->fd >= 0)
@@ -134,6 +143,9 @@ static void binary__free(struct binary *b)
 		elf_end(b->debug_elf);
 	if (b->debug_fd >= 0)
 		close(b->debug_fd);
+	if (b->mini_elf)
+		elf_end(b->mini_elf);
+	free(b->mini_image);
 	free(b);
 }
 
@@ -147,10 +159,14 @@ void process_symbols__free(struct process_symbols *ps)
 			free(p->mappings[j].path);
 		free(p->mappings);
 		free(p->execs);
-		for (size_t j = 0; j < p->perf_map_count; j++)
+		for (size_t j = 0; j < p->perf_map_count; j++) {
 			free(p->perf_map[j].demangled);
+			free(p->perf_map[j].annotated);
+		}
 		free(p->perf_map);
-		buf__free(&p->perf_map_names);
+		for (size_t j = 0; j < p->perf_map_reads; j++)
+			free(p->perf_map_names[j]);
+		free(p->perf_map_names);
 		free(p);
 	}
 	free(ps->processes);
@@ -253,7 +269,7 @@ static void binary__read_symbols(struct binary *b, Elf *elf, size_t *cap)
 				continue;
 			b->symbols = fk_grow(b->symbols, cap, b->symbol_count + 1, sizeof(*b->symbols));
 			b->symbols[b->symbol_count++] = (struct symbol){
-				sym.st_value, sym.st_size, name, NULL, false, GELF_ST_BIND(sym.st_info) };
+				sym.st_value, sym.st_size, name, NULL, false, GELF_ST_BIND(sym.st_info), NULL };
 		}
 	}
 }
@@ -269,31 +285,118 @@ static bool has_symtab(Elf *elf)
 	return false;
 }
 
-/* Opens the separate debug file of a stripped binary, found by build id
- * (/usr/lib/debug/.build-id/xx/yyyy.debug, as Debian's -dbg packages and
- * debuginfod caches lay them out). */
-static void binary__open_debug_file(struct binary *b)
+/* A debug file candidate: opened if it is an ELF file other than b's own. */
+static bool binary__try_debug_file(struct binary *b, const char *path)
+{
+	struct stat mine, theirs;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &theirs) != 0 || (fstat(b->fd, &mine) == 0 && mine.st_dev == theirs.st_dev &&
+					mine.st_ino == theirs.st_ino)) {
+		close(fd);
+		return false;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !has_symtab(elf)) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return false;
+	}
+	b->debug_fd = fd;
+	b->debug_elf = elf;
+	return true;
+}
+
+/*
+ * Opens the separate debug file of a stripped binary where distributions
+ * put them: by build id (/usr/lib/debug/.build-id/xx/yyyy.debug, as
+ * Debian's -dbgsym packages and debuginfod caches lay them out), else by
+ * its .gnu_debuglink name beside it, in .debug/ there, or under
+ * /usr/lib/debug/DIR/ (gdb's and libdwfl's places, in their order).
+ */
+static void binary__open_debug_file(struct binary *b, const char *named)
 {
 	const void *id;
 	ssize_t len = dwelf_elf_gnu_build_id(b->elf, &id);
-	char path[256];
+	char path[4400];
 	int at;
 
-	if (len <= 1 || len > 64)
+	if (len > 1 && len <= 64) {
+		at = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/",
+			      ((const unsigned char *)id)[0]);
+		for (ssize_t i = 1; i < len; i++)
+			at += snprintf(path + at, sizeof path - (size_t)at, "%02x",
+				       ((const unsigned char *)id)[i]);
+		snprintf(path + at, sizeof path - (size_t)at, ".debug");
+		if (binary__try_debug_file(b, path))
+			return;
+	}
+	GElf_Word crc;
+	const char *link = dwelf_elf_gnu_debuglink(b->elf, &crc);
+	const char *slash = named ? strrchr(named, '/') : NULL;
+	if (!link || strchr(link, '/') || !slash)
 		return;
-	at = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/",
-		      ((const unsigned char *)id)[0]);
-	for (ssize_t i = 1; i < len; i++)
-		at += snprintf(path + at, sizeof path - (size_t)at, "%02x",
-			       ((const unsigned char *)id)[i]);
-	snprintf(path + at, sizeof path - (size_t)at, ".debug");
-	b->debug_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (b->debug_fd >= 0)
-		b->debug_elf = elf_begin(b->debug_fd, ELF_C_READ_MMAP, NULL);
+	int dir = (int)(slash - named);
+	snprintf(path, sizeof path, "%.*s/%s", dir, named, link);
+	if (binary__try_debug_file(b, path))
+		return;
+	snprintf(path, sizeof path, "%.*s/.debug/%s", dir, named, link);
+	if (binary__try_debug_file(b, path))
+		return;
+	snprintf(path, sizeof path, "/usr/lib/debug%.*s/%s", dir, named, link);
+	binary__try_debug_file(b, path);
+}
+
+/* MiniDebugInfo: an xz-compressed ELF file of the function symbols that
+ * .dynsym lacks, in section .gnu_debugdata (Fedora's and others' way of
+ * keeping names of stripped binaries without debug packages). */
+static void binary__open_mini_debuginfo(struct binary *b)
+{
+	size_t strings;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	Elf_Data *data = NULL;
+
+	if (elf_getshdrstrndx(b->elf, &strings) != 0)
+		return;
+	while (!data && (scn = elf_nextscn(b->elf, scn)) != NULL) {
+		const char *name = gelf_getshdr(scn, &shdr) ?
+			elf_strptr(b->elf, strings, shdr.sh_name) : NULL;
+		if (name && strcmp(name, ".gnu_debugdata") == 0 && shdr.sh_type == SHT_PROGBITS)
+			data = elf_rawdata(scn, NULL);
+	}
+	if (!data || data->d_size == 0)
+		return;
+	size_t cap = data->d_size * 8 < (64u << 20) ? data->d_size * 8 : (64u << 20), len = 0;
+	for (;;) {
+		uint64_t memlimit = UINT64_MAX;
+		size_t in_pos = 0;
+		len = 0;
+		b->mini_image = fk_realloc(b->mini_image, cap);
+		lzma_ret ret = lzma_stream_buffer_decode(&memlimit, 0, NULL, data->d_buf, &in_pos,
+							 data->d_size, (uint8_t *)b->mini_image, &len,
+							 cap);
+		if (ret == LZMA_OK)
+			break;
+		if (ret != LZMA_BUF_ERROR || cap >= (256u << 20)) {
+			free(b->mini_image);
+			b->mini_image = NULL;
+			return;
+		}
+		cap *= 2;
+	}
+	b->mini_elf = elf_memory(b->mini_image, len);
+	if (b->mini_elf && elf_kind(b->mini_elf) != ELF_K_ELF) {
+		elf_end(b->mini_elf);
+		b->mini_elf = NULL;
+	}
 }
 
 /* Reads function symbols and loadable segments from an open ELF image. */
-static void binary__read_elf(struct binary *b)
+static void binary__read_elf(struct binary *b, const char *named)
 {
 	size_t phnum = 0, cap = 0, segment_cap = 0;
 
@@ -315,14 +418,21 @@ static void binary__read_elf(struct binary *b)
 	}
 	binary__read_symbols(b, b->elf, &cap);
 	if (b->fd >= 0 && elf_getscn(b->elf, 0) && !has_symtab(b->elf)) {
-		binary__open_debug_file(b);
-		if (b->debug_elf && elf_kind(b->debug_elf) == ELF_K_ELF)
+		binary__open_debug_file(b, named);
+		if (b->debug_elf)
 			binary__read_symbols(b, b->debug_elf, &cap);
+		else
+			binary__open_mini_debuginfo(b);
+		if (b->mini_elf)
+			binary__read_symbols(b, b->mini_elf, &cap);
 	}
 	sort_symbols(b->symbols, &b->symbol_count);
 }
 
-static struct binary *binary__open(const char *path, uint64_t dev, uint64_t inode)
+/* Opens path, the binary the process names `named` (where its debug file
+ * is looked for). */
+static struct binary *binary__open(const char *path, const char *named, uint64_t dev,
+				   uint64_t inode)
 {
 	struct binary *b = fk_calloc(1, sizeof(*b));
 	struct stat st;
@@ -342,7 +452,7 @@ static struct binary *binary__open(const char *path, uint64_t dev, uint64_t inod
 	if (b->fd >= 0)
 		b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
 	if (b->elf)
-		binary__read_elf(b);
+		binary__read_elf(b, named);
 	return b;
 }
 
@@ -375,7 +485,7 @@ static struct binary *vdso(struct process_symbols *ps)
 		close(fd);
 	b->elf = elf_memory((char *)(uintptr_t)start, end - start);
 	if (b->elf)
-		binary__read_elf(b);
+		binary__read_elf(b, NULL);
 	ps->vdso = b;
 	return b;
 }
@@ -397,15 +507,15 @@ static struct binary *binary_for(struct process_symbols *ps, uint32_t pid, uint6
 	char where[4200];
 	struct binary *b;
 	snprintf(where, sizeof where, "/proc/%u/map_files/%" PRIx64 "-%" PRIx64, pid, start, end);
-	b = binary__open(where, dev, inode);
+	b = binary__open(where, path, dev, inode);
 	if (!b->elf) {
 		binary__free(b);
 		snprintf(where, sizeof where, "/proc/%u/root%s", pid, path);
-		b = binary__open(where, dev, inode);
+		b = binary__open(where, path, dev, inode);
 	}
 	if (!b->elf) {
 		binary__free(b);
-		b = binary__open(path, dev, inode);
+		b = binary__open(path, path, dev, inode);
 	}
 	b->path = fk_strdup(path);
 	ps->binaries = fk_grow(ps->binaries, &ps->binary_cap, ps->binary_count + 1,
@@ -516,6 +626,11 @@ static struct process *process_for(struct process_symbols *ps, uint32_t pid)
 	return p;
 }
 
+void process_symbols__annotate_jit(struct process_symbols *ps, bool on)
+{
+	ps->jit_suffix = on;
+}
+
 void process_symbols__add(struct process_symbols *ps, uint32_t pid)
 {
 	process_for(ps, pid);
@@ -595,34 +710,53 @@ void process_symbols__fork(struct process_symbols *ps, uint32_t pid, uint32_t pa
 		process__add_mapping(ps, p, &m);
 	}
 }
-/* /tmp/perf-PID.map: "START SIZE name" per line, hex, as JITs write it. */
+/* /tmp/perf-PID.map: "START SIZE name" per line, hex, as JITs write it,
+ * appending as they compile: read from where the last read stopped. */
 static void process__read_perf_map(struct process *p)
 {
 	char path[64], line[4096];
-	size_t cap = 0;
+	struct buf names = BUF_INIT;
+	size_t first = p->perf_map_count;
+	struct stat st;
 
-	p->perf_map_read = true;
 	snprintf(path, sizeof path, "/tmp/perf-%u.map", p->pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	if (stat(path, &st) != 0 || st.st_size <= p->perf_map_offset)
 		return;
+	FILE *f = fopen(path, "r");
+	if (!f || fseek(f, p->perf_map_offset, SEEK_SET) != 0) {
+		if (f)
+			fclose(f);
+		return;
+	}
 	while (fgets(line, sizeof line, f)) {
 		uint64_t start, size;
 		int name_at = 0;
+		size_t len = strlen(line);
+		if (len == 0 || line[len - 1] != '\n')
+			break;  /* a line being written: next time */
+		p->perf_map_offset += (long)len;
 		if (sscanf(line, "%" SCNx64 " %" SCNx64 " %n", &start, &size, &name_at) < 2 ||
 		    !name_at)
 			continue;
 		char *name = line + name_at;
 		name[strcspn(name, "\n")] = 0;
-		p->perf_map = fk_grow(p->perf_map, &cap, p->perf_map_count + 1, sizeof(*p->perf_map));
-		/* name holds an offset into perf_map_names until the names stop moving */
+		p->perf_map = fk_grow(p->perf_map, &p->perf_map_cap, p->perf_map_count + 1,
+				      sizeof(*p->perf_map));
+		/* name holds an offset into names until the names stop moving */
 		p->perf_map[p->perf_map_count++] = (struct symbol){
-			start, size, (const char *)(uintptr_t)p->perf_map_names.len, NULL, false, STB_GLOBAL };
-		buf__append(&p->perf_map_names, name, strlen(name) + 1);
+			start, size, (const char *)(uintptr_t)names.len, NULL, false, STB_GLOBAL, NULL };
+		buf__append(&names, name, strlen(name) + 1);
 	}
 	fclose(f);
-	for (size_t i = 0; i < p->perf_map_count; i++)
-		p->perf_map[i].name = p->perf_map_names.data + (uintptr_t)p->perf_map[i].name;
+	if (p->perf_map_count == first) {
+		buf__free(&names);
+		return;
+	}
+	p->perf_map_names = fk_realloc(p->perf_map_names,
+				       (p->perf_map_reads + 1) * sizeof(*p->perf_map_names));
+	p->perf_map_names[p->perf_map_reads++] = names.data;
+	for (size_t i = first; i < p->perf_map_count; i++)
+		p->perf_map[i].name = names.data + (uintptr_t)p->perf_map[i].name;
 	sort_symbols(p->perf_map, &p->perf_map_count);
 }
 
@@ -667,7 +801,25 @@ static uint64_t file_offset_to_vaddr(const struct binary *b, uint64_t offset)
 	return offset;
 }
 
-static const char *name_in(struct process *p, const struct mapping *m, uint64_t addr)
+/* Why a frame in b has no name, in the frame: its file could not be read
+ * (gone, replaced), or it has no symbol there (stripped, no debug file). */
+static const char *binary__unknown_name(struct binary *b)
+{
+	if (!b->unknown_name) {
+		const char *base = b->path ? strrchr(b->path, '/') : NULL;
+		struct buf name = BUF_INIT;
+		buf__printf(&name, "[unknown:%s %s]", b->elf ? "no-symbols" : "unreadable",
+			    base ? base + 1 : b->path ? b->path : "?");
+		for (size_t i = 0; i < name.len; i++)
+			if (name.data[i] == ';')
+				name.data[i] = ':';
+		b->unknown_name = name.data;
+	}
+	return b->unknown_name;
+}
+
+static const char *name_in(struct process_symbols *ps, struct process *p,
+			   const struct mapping *m, uint64_t addr)
 {
 	if (m && m->binary) {
 		uint64_t vaddr = file_offset_to_vaddr(m->binary, addr - m->start + m->offset);
@@ -675,10 +827,23 @@ static const char *name_in(struct process *p, const struct mapping *m, uint64_t 
 		if (s)
 			return symbol_name(s);
 	}
-	if (!p->perf_map_read)
-		process__read_perf_map(p);
 	struct symbol *s = find_symbol(p->perf_map, p->perf_map_count, addr);
-	return s ? symbol_name(s) : UNKNOWN;
+	if (!s) {
+		process__read_perf_map(p);
+		s = find_symbol(p->perf_map, p->perf_map_count, addr);
+	}
+	if (!s && m && m->binary)
+		return binary__unknown_name(m->binary);
+	if (!s)
+		return m ? UNKNOWN_JIT : UNKNOWN;
+	if (!ps->jit_suffix)
+		return symbol_name(s);
+	if (!s->annotated) {
+		struct buf b = BUF_INIT;
+		buf__printf(&b, "%s_[j]", symbol_name(s));
+		s->annotated = b.data;
+	}
+	return s->annotated;
 }
 
 const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint64_t addr)
@@ -690,7 +855,7 @@ const char *process_symbols__name_at(struct process_symbols *ps, uint32_t pid, u
 				     uint64_t time)
 {
 	struct process *p = process_for(ps, pid);
-	return name_in(p, mapping_at(p, addr, time), addr);
+	return name_in(ps, p, mapping_at(p, addr, time), addr);
 }
 
 bool process_symbols__mapped(struct process_symbols *ps, uint32_t pid, uint64_t addr,

@@ -29,8 +29,13 @@
  *	const char *name = process_symbols__name_at(ps, pid, addr, time);
  *	process_symbols__free(ps);
  *
- * Names are function names (C++ demangled), or "[unknown]". They stay valid
- * until process_symbols__free().
+ * Names are function names (C++ demangled), or "[unknown]" where nothing
+ * was mapped, "[unknown:jit]" in anonymous code without a perf map entry,
+ * "[unknown:no-symbols NAME]" in a binary without a symbol there,
+ * "[unknown:unreadable NAME]" in one that could not be read. They stay valid
+ * until process_symbols__free(). A perf map is read again from where the
+ * last read stopped whenever an address is in none of its symbols (the JIT
+ * appends as it compiles).
  */
 #ifndef FLAMEKIT_SYMBOLIZE_PROCESS_SYMBOLS_H
 #define FLAMEKIT_SYMBOLIZE_PROCESS_SYMBOLS_H
@@ -45,6 +50,9 @@ struct process_symbols;
 struct process_symbols *process_symbols__new(void);
 void process_symbols__free(struct process_symbols *ps);
 void process_symbols__add(struct process_symbols *ps, uint32_t pid);
+/* Names from /tmp/perf-PID.map (JIT code) end in _[j] from now on, as
+ * kernel frames end in _[k] (record -a), for flamegraph --colors java/js. */
+void process_symbols__annotate_jit(struct process_symbols *ps, bool on);
 
 /* Events, each with its CLOCK_MONOTONIC time in ns. dev is major << 32 |
  * minor; path as the kernel names the mapping ("/usr/lib/...", "[vdso]",

@@ -44,6 +44,7 @@ struct cache_entry {
 	size_t read_count;
 	const char **names;
 	size_t name_count;
+	const char *stopped_in;     /* see user_unwinder__stops() */
 	bool used;
 };
 
@@ -57,13 +58,15 @@ struct user_unwinder {
 	const struct unwind_input *input;
 	struct stack_read *reads;
 	size_t read_count, read_cap;
-	bool read_failed;
+	bool read_failed;           /* it read just past the copy: more would help */
 	uint64_t read_end;          /* past the highest stack word read */
 	uint64_t *pcs;
 	size_t pc_count, pc_max;
 
 	struct cache_entry *cache;
 	struct user_unwinder_stats stats;
+	struct unwind_stop *stops;
+	size_t stop_count, stop_cap;
 };
 
 static uint64_t mix64(uint64_t x)
@@ -80,17 +83,17 @@ static uint64_t process_hash_of(const void *items, size_t index)
 	return mix64(((struct unwind_process *const *)items)[index]->pid);
 }
 
-/* A module's ELF when libdwfl first needs it (its unwind table): a copy
- * of our descriptor of the binary (kept in the module's userdata slot),
- * which libdwfl closes. Binaries that no stack passes through stay unread. */
+/* A module's ELF when libdwfl first needs it (its unwind table): the one
+ * process_symbols has open, shared (libelf counts the references: each
+ * Dwfl's elf_end() drops one), so a binary mapped by a hundred processes is
+ * mapped into flamekit once. Binaries no stack passes through stay unread. */
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
 		    char **file_name, Elf **elf)
 {
 	(void)mod, (void)name, (void)base;
 	*file_name = NULL;
-	*elf = NULL;
-	int fd = (int)(intptr_t)*userdata - 1;
-	return fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+	*elf = *userdata ? elf_begin(-1, ELF_C_READ_MMAP, *userdata) : NULL;
+	return -1;
 }
 
 static bool has_section(Elf *elf, const char *name)
@@ -160,7 +163,11 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	(void)dwfl;
 
 	if (addr < sp || addr - sp > in->stack_size || in->stack_size - (addr - sp) < 8) {
-		u->read_failed = true;
+		/* above the copy, within what a copy can hold: the stack goes on
+		 * (a read far off is a guess through garbage, as the frame-pointer
+		 * fallback makes one; no copy would answer it) */
+		if (addr >= sp && addr - sp < USER_UNWINDER_MAX_COPY + 4096)
+			u->read_failed = true;
 		return false;
 	}
 	uint64_t value;
@@ -201,6 +208,28 @@ struct user_unwinder *user_unwinder__new(struct process_symbols *ps)
 	return u;
 }
 
+#define STOPPED_AT_COPY_END "[the 64 KB copied]"
+
+/* Counts a sample whose walk stopped early in `where` (NULL: it did not). */
+static void count_stop(struct user_unwinder *u, const char *where)
+{
+	if (!where)
+		return;
+	for (size_t i = 0; i < u->stop_count; i++)
+		if (u->stops[i].binary == where || strcmp(u->stops[i].binary, where) == 0) {
+			u->stops[i].samples++;
+			return;
+		}
+	u->stops = fk_grow(u->stops, &u->stop_cap, u->stop_count + 1, sizeof(*u->stops));
+	u->stops[u->stop_count++] = (struct unwind_stop){ where, 1 };
+}
+
+size_t user_unwinder__stops(const struct user_unwinder *u, const struct unwind_stop **stops)
+{
+	*stops = u->stops;
+	return u->stop_count;
+}
+
 static void cache_entry__clear(struct cache_entry *e)
 {
 	free(e->reads);
@@ -225,6 +254,7 @@ void user_unwinder__free(struct user_unwinder *u)
 	free(u->cache);
 	free(u->reads);
 	free(u->pcs);
+	free(u->stops);
 	free(u);
 }
 
@@ -314,7 +344,7 @@ static bool process__report(struct user_unwinder *u, struct unwind_process *p)
 		void **userdata;
 		if (!mod || !dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
 			continue;
-		*userdata = (void *)(intptr_t)(modules[i].fd + 1);
+		*userdata = modules[i].elf;
 		p->modules = fk_grow(p->modules, &p->module_cap, p->module_count + 1,
 				     sizeof(*p->modules));
 		p->modules[p->module_count++] = (struct reported_module){ modules[i].key,
@@ -375,6 +405,7 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 		memcpy(names, e->names, n * sizeof(*names));
 		u->stats.cached++;
 		*stack_end = UINT64_MAX;  /* as it was */
+		count_stop(u, e->stopped_in);
 		return n;
 	}
 
@@ -385,10 +416,21 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 	u->read_end = 0;
 	u->pc_count = 0;
 	u->pc_max = max < MAX_FRAMES ? max : MAX_FRAMES;
+	int walked = -1;
 	if (process__report(u, p))
-		dwfl_getthread_frames(p->dwfl, in->tid ? (pid_t)in->tid : (pid_t)in->pid,
-				      on_frame, u);
+		walked = dwfl_getthread_frames(p->dwfl, in->tid ? (pid_t)in->tid : (pid_t)in->pid,
+					       on_frame, u);
 	u->stats.walks++;
+	/* where a walk that did not reach the stack's root (an outermost frame
+	 * whose return address is undefined, as _start's and clone's are) gave up */
+	const char *stopped_in = NULL;
+	struct process_module module;
+	if (walked != 0 && u->pc_count > 0 && u->pc_count < u->pc_max)
+		stopped_in = u->read_failed && in->stack_size >= USER_UNWINDER_MAX_COPY ?
+			STOPPED_AT_COPY_END :
+			process_symbols__module_at(u->ps, in->pid, u->pcs[u->pc_count - 1], in->time,
+						   &module) ? module.path : "[jit]";
+	count_stop(u, stopped_in);
 	/* no module there, or no Dwfl: the pc alone, if it was mapped at all (a
 	 * sample in execve has the old program's registers and the new
 	 * program's address space: no user stack, as perf shows it) */
@@ -411,6 +453,7 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 		e->reads = fk_malloc((u->read_count + 1) * sizeof(*e->reads));
 		memcpy(e->reads, u->reads, u->read_count * sizeof(*e->reads));
 		e->read_count = u->read_count;
+		e->stopped_in = stopped_in;
 		e->names = fk_malloc(u->pc_count * sizeof(*e->names));
 		memcpy(e->names, names, u->pc_count * sizeof(*e->names));
 		e->name_count = u->pc_count;

@@ -33,6 +33,7 @@
 #include "process_symbols.h"
 
 #define USER_UNWINDER_REGS 17   /* x86-64 DWARF registers 0-16; 7 is sp, 16 the pc */
+#define USER_UNWINDER_MAX_COPY 65536  /* the most of a stack the sampler copies */
 
 struct unwind_input {
 	uint32_t pid, tid;
@@ -45,6 +46,14 @@ struct unwind_input {
 struct user_unwinder_stats {
 	uint64_t walks;             /* stacks unwound by libdwfl */
 	uint64_t cached;            /* stacks answered from the cache */
+};
+
+/* Samples whose walk stopped before the stack's root, by where: a binary's
+ * path (no unwind entry there), "[jit]" (code outside any binary), or "[the
+ * 64 KB copied]" (the stack went on beyond the copy). */
+struct unwind_stop {
+	const char *binary;         /* valid as long as the process_symbols */
+	uint64_t samples;
 };
 
 struct user_unwinder;
@@ -60,5 +69,7 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 /* Lets go of pid's Dwfl (the process exited). */
 void user_unwinder__forget(struct user_unwinder *u, uint32_t pid);
 void user_unwinder__stats(const struct user_unwinder *u, struct user_unwinder_stats *stats);
+/* Where walks stopped early so far: *stops valid until the next unwind. */
+size_t user_unwinder__stops(const struct user_unwinder *u, const struct unwind_stop **stops);
 
 #endif
