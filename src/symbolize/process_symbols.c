@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../lib/buf.h"
@@ -79,6 +80,7 @@ struct process {
 	char **perf_map_names;     /* one block of names per read: names never move */
 	size_t perf_map_reads;
 	long perf_map_offset;      /* read up to here (the JIT appends) */
+	uint64_t perf_map_checked; /* CLOCK_MONOTONIC_COARSE ns of the last look */
 };
 
 struct process_symbols {
@@ -760,6 +762,20 @@ static void process__read_perf_map(struct process *p)
 	sort_symbols(p->perf_map, &p->perf_map_count);
 }
 
+/* Whether to look at the perf map again for an address outside every
+ * mapping (a guess through garbage, mostly): at most every 50 ms per
+ * process, as a stat per such frame would cost more than the names. */
+static bool process__may_read_perf_map(struct process *p)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	uint64_t ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	if (p->perf_map_checked && ns - p->perf_map_checked < 50000000u)
+		return false;
+	p->perf_map_checked = ns;
+	return true;
+}
+
 static const char *symbol_name(struct symbol *s)
 {
 	if (!s->demangle_tried) {
@@ -827,13 +843,14 @@ static const char *name_in(struct process_symbols *ps, struct process *p,
 		if (s)
 			return symbol_name(s);
 	}
+	if (m && m->binary)
+		return binary__unknown_name(m->binary);
+	/* JIT code is anonymous memory: named by the perf map, if any */
 	struct symbol *s = find_symbol(p->perf_map, p->perf_map_count, addr);
-	if (!s) {
+	if (!s && (m || process__may_read_perf_map(p))) {
 		process__read_perf_map(p);
 		s = find_symbol(p->perf_map, p->perf_map_count, addr);
 	}
-	if (!s && m && m->binary)
-		return binary__unknown_name(m->binary);
 	if (!s)
 		return m ? UNKNOWN_JIT : UNKNOWN;
 	if (!ps->jit_suffix)

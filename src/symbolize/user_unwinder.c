@@ -451,11 +451,13 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 		e->pc = in->regs[16];
 		e->sp = in->regs[7];
 		e->reads = fk_malloc((u->read_count + 1) * sizeof(*e->reads));
-		memcpy(e->reads, u->reads, u->read_count * sizeof(*e->reads));
+		if (u->read_count)
+			memcpy(e->reads, u->reads, u->read_count * sizeof(*e->reads));
 		e->read_count = u->read_count;
 		e->stopped_in = stopped_in;
-		e->names = fk_malloc(u->pc_count * sizeof(*e->names));
-		memcpy(e->names, names, u->pc_count * sizeof(*e->names));
+		e->names = fk_malloc((u->pc_count + 1) * sizeof(*e->names));
+		if (u->pc_count)
+			memcpy(e->names, names, u->pc_count * sizeof(*e->names));
 		e->name_count = u->pc_count;
 	}
 	u->input = NULL;
