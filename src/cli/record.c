@@ -1068,7 +1068,10 @@ static int record_run(struct record_options *o)
 
 	fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in %.1f s; "
 		"%" PRIu64 " lost\n", stats.samples, profile__size(b.profile) ? b.keys : 0, elapsed,
-		stats.dropped + stats.stacks_lost);
+		stats.dropped + stats.stacks_lost + stats.copies_lost);
+	if (stats.copies_lost)
+		warning("%" PRIu64 " samples dropped: flamekit fell behind the copied stacks "
+			"(a busy machine); lower -F or use --unwind=fp", stats.copies_lost);
 	if (stats.dropped)
 		warning("%" PRIu64 " samples dropped: the counts map was full; raise "
 			"--stack-storage-size (now %u)", stats.dropped, o->sampler.stack_storage_size);
@@ -1077,6 +1080,12 @@ static int record_run(struct record_options *o)
 			"Stack]; raise --stack-storage-size if the stack map was full",
 			stats.stacks_lost);
 	report_missing(b.profile, r.unwinder, stats.samples);
+	if (o->sampler.verbose && r.unwinder) {
+		struct user_unwinder_stats u;
+		user_unwinder__stats(r.unwinder, &u);
+		fprintf(stderr, "flamekit: %" PRIu64 " user stacks unwound, %" PRIu64 " of them "
+			"from the cache\n", u.walks + u.cached, u.cached);
+	}
 	if (stats.children_lost)
 		warning("%" PRIu64 " child processes were not followed: too many at once",
 			stats.children_lost);
