@@ -23,10 +23,12 @@ unwind_user_stacks() { # comm folded
 		sed -e 's/@[^; ]*//g' -e 's/;\[[^;]*\]/;[?]/g'
 }
 
-# perf's stacks of a perf.data as folded (one per sample, kernel frames marked).
+# perf's stacks of a perf.data as folded, kernel frames marked (weighed
+# by the samples' periods, as stackcollapse-perf.pl weighs them: at a fixed
+# frequency, in proportion to the samples).
 unwind_perf_folded() { # perf.data out
-	perf script --no-inline -i "$1" 2> /dev/null | "$BUILD/flamekit" collapse perf --all 2> /dev/null |
-		awk '{ $NF = 1; print }' > "$2"
+	perf script --no-inline -i "$1" 2> /dev/null | "$BUILD/flamekit" collapse perf --all \
+		> "$2" 2> /dev/null
 }
 
 # Share (percent) of flamekit's COMM samples whose user stack perf also has.
@@ -68,6 +70,7 @@ unwind_record_both() { # id name command...
 			END { print (t && g * 2 >= t) ? "yes" : "no" }' "$unwind_dir/$name.perf.folded")
 		[[ $whole == yes ]] && break
 	done
+	return 0
 }
 
 # Passes when >= 90% of flamekit's samples are stacks perf saw too and

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -524,11 +525,14 @@ static int add_key(const struct sampled_key *key, void *arg)
 }
 
 /* The samples counted in user space, with their kernel stacks from the
- * sampler's map; want: only collect the kernel addresses to resolve. */
+ * sampler's map, their user frames named as mapped at the time of their
+ * first sample; want: only collect the kernel addresses to resolve. */
 static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 			    const struct user_counts *uc, bool want)
 {
 	uint64_t *ips = fk_calloc(BPF_SAMPLER_MAX_STACK_DEPTH, sizeof(*ips));
+	const char **names = NULL;
+	size_t names_cap = 0;
 
 	for (size_t i = 0; i < user_counts__size(uc); i++) {
 		const struct user_count *c = user_counts__entry(uc, i);
@@ -536,11 +540,16 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 					   .count = c->count };
 		memcpy(key.comm, c->comm, sizeof(key.comm));
 		bpf_sampler__kernel_stack(s, c->kernel_stack, ips, &key.kernel);
-		if (want)
+		if (want) {
 			want_kernel_addresses(&key, b);
-		else
-			add_named_key(b, &key, c->names, c->depth);
+			continue;
+		}
+		names = fk_grow(names, &names_cap, c->depth + 1, sizeof(*names));
+		for (size_t f = 0; f < c->depth; f++)
+			names[f] = process_symbols__name_at(b->processes, c->pid, c->pcs[f], c->time);
+		add_named_key(b, &key, names, c->depth);
 	}
+	free(names);
 	free(ips);
 }
 
@@ -689,7 +698,8 @@ struct recording {
 	struct bpf_sampler *sampler;
 	uint32_t *exited, *exiting;         /* pids whose Dwfl goes after the next poll */
 	size_t exited_count, exited_cap, exiting_count, exiting_cap;
-	const char **names;                 /* one sample's frames */
+	uint64_t *pcs;                      /* one sample's frames */
+	uint64_t copied_samples, copied_bytes;
 };
 
 #define RECORDING_MAX_FRAMES 1024
@@ -758,6 +768,8 @@ static void on_copied_sample(const struct copied_sample *sample, void *arg)
 {
 	struct recording *r = arg;
 
+	r->copied_samples++;
+	r->copied_bytes += sample->stack_size;
 	/* every mmap before the sample is in the event rings by now */
 	if (sample->time >= r->events_read_at)
 		read_task_events(r);
@@ -774,11 +786,12 @@ static void on_copied_sample(const struct copied_sample *sample, void *arg)
 		.tid = r->options->sampler.per_thread ? sample->tid : 0,
 		.slice = sample->slice,
 		.kernel_stack = sample->kernel_stack,
-		.names = r->names,
+		.pcs = r->pcs,
+		.time = sample->time,
 	};
 	memcpy(key.comm, sample->comm, sizeof(key.comm));
 	uint64_t stack_end;
-	key.depth = user_unwinder__unwind(r->unwinder, &in, r->names, RECORDING_MAX_FRAMES,
+	key.depth = user_unwinder__unwind(r->unwinder, &in, r->pcs, RECORDING_MAX_FRAMES,
 					  &stack_end);
 	if (stack_end != UINT64_MAX)
 		bpf_sampler__set_stack_end(r->sampler, sample->tid, stack_end);
@@ -959,13 +972,21 @@ static void report_missing(const struct profile *p, const struct user_unwinder *
 }
 
 /* --unwind=auto: copied stacks where the kernel can give them (x86-64 user
- * registers through BTF), since most binaries of a distribution have no
- * frame pointers; the kernel's frame-pointer walk elsewhere. */
+ * registers through bpf_task_pt_regs(), Linux 5.15, which needs the
+ * kernel's BTF), since most binaries of a distribution have no frame
+ * pointers, and no stack's root (libc's) has them; the kernel's
+ * frame-pointer walk elsewhere. One way for every binary: a stack mixes
+ * binaries built both ways, and libdwfl walks frame-pointer code from its
+ * .eh_frame as well. */
 static bool choose_dwarf(const struct record_options *o)
 {
 #if defined(__x86_64__)
+	struct utsname u;
+	unsigned major = 0, minor = 0;
 	if (o->unwind == UNWIND_AUTO)
-		return access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+		return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && uname(&u) == 0 &&
+		       sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
+		       (major > 5 || (major == 5 && minor >= 15));
 	return o->unwind == UNWIND_DWARF;
 #else
 	(void)o;
@@ -1011,7 +1032,7 @@ static int record_run(struct record_options *o)
 	if (o->sampler.copy_user_stacks) {
 		r.unwinder = user_unwinder__new(r.processes);
 		r.counts = user_counts__new();
-		r.names = fk_calloc(RECORDING_MAX_FRAMES, sizeof(*r.names));
+		r.pcs = fk_calloc(RECORDING_MAX_FRAMES, sizeof(*r.pcs));
 	}
 	/* mapping history from before the first sample on */
 	if (bpf_sampler__open(&o->sampler, &sampler) < 0 ||
@@ -1069,7 +1090,7 @@ static int record_run(struct record_options *o)
 	}
 
 	fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in %.1f s; "
-		"%" PRIu64 " lost\n", stats.samples, profile__size(b.profile) ? b.keys : 0, elapsed,
+		"%" PRIu64 " lost\n", stats.samples, (uint64_t)profile__size(b.profile), elapsed,
 		stats.dropped + stats.stacks_lost + stats.copies_lost);
 	if (stats.copies_lost)
 		warning("%" PRIu64 " samples dropped: flamekit fell behind the copied stacks "
@@ -1086,7 +1107,9 @@ static int record_run(struct record_options *o)
 		struct user_unwinder_stats u;
 		user_unwinder__stats(r.unwinder, &u);
 		fprintf(stderr, "flamekit: %" PRIu64 " user stacks unwound, %" PRIu64 " of them "
-			"from the cache\n", u.walks + u.cached, u.cached);
+			"from the cache; %" PRIu64 " bytes of stack copied per sample\n",
+			u.walks + u.cached, u.cached,
+			r.copied_samples ? r.copied_bytes / r.copied_samples : 0);
 	}
 	if (stats.children_lost)
 		warning("%" PRIu64 " child processes were not followed: too many at once",
@@ -1098,7 +1121,7 @@ cleanup:
 	task_events__free(r.events);
 	user_unwinder__free(r.unwinder);
 	user_counts__free(r.counts);
-	free(r.names);
+	free(r.pcs);
 	free(r.exited);
 	free(r.exiting);
 	kernel_symbols__free(b.kernel);

@@ -20,11 +20,12 @@
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
 
-/* The ring of copied stacks: 1 MB (mapped twice, so 2 MB of our resident
- * set) holds 25 ms of samples of 2 KB (copies stop at the stack's end once
- * it is known) at 997 Hz on 20 CPUs, or 16 of the deepest; user space is
- * woken when a sixteenth of it is full. */
-#define SAMPLES_RING_BYTES (1u << 20)
+/* The ring of copied stacks: 4 MB (mapped twice, so 8 MB of our resident
+ * set, 4 MB of memory) holds some 350 ms of samples at 997 Hz on 2 busy
+ * CPUs (5 KB a sample when other programs' threads are sampled too), time
+ * for a flamekit that a loaded machine keeps off the CPU; 40 of the
+ * deepest. User space is woken when a sixteenth of it is full. */
+#define SAMPLES_RING_BYTES (4u << 20)
 
 struct bpf_sampler {
 	/* One of the two builds of record.bpf.c; see there. */

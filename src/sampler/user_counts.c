@@ -33,7 +33,7 @@ static uint64_t hash_of_key(const struct user_count *k)
 	memcpy(comm, k->comm, sizeof(comm));
 	h = mix(mix(h, comm[0]), comm[1]);
 	for (size_t i = 0; i < k->depth; i++)
-		h = mix(h, (uint64_t)(uintptr_t)k->names[i]);
+		h = mix(h, k->pcs[i]);
 	return mix(h, k->depth);
 }
 
@@ -47,7 +47,7 @@ static bool same_key(const struct user_count *a, const struct user_count *b)
 	return a->pid == b->pid && a->tid == b->tid && a->slice == b->slice &&
 	       a->kernel_stack == b->kernel_stack && a->depth == b->depth &&
 	       memcmp(a->comm, b->comm, sizeof(a->comm)) == 0 &&
-	       (a->depth == 0 || memcmp(a->names, b->names, a->depth * sizeof(*a->names)) == 0);
+	       (a->depth == 0 || memcmp(a->pcs, b->pcs, a->depth * sizeof(*a->pcs)) == 0);
 }
 
 struct user_counts *user_counts__new(void)
@@ -62,7 +62,7 @@ void user_counts__free(struct user_counts *uc)
 	if (!uc)
 		return;
 	for (size_t i = 0; i < uc->count; i++)
-		free(uc->entries[i].count.names);
+		free(uc->entries[i].count.pcs);
 	free(uc->entries);
 	index_table__release(&uc->index);
 	free(uc);
@@ -84,8 +84,9 @@ void user_counts__add(struct user_counts *uc, const struct user_count *key)
 	struct entry *e = &uc->entries[uc->count];
 	e->count = *key;
 	e->count.count = 1;
-	e->count.names = fk_malloc((key->depth + 1) * sizeof(*key->names));
-	memcpy(e->count.names, key->names, key->depth * sizeof(*key->names));
+	e->count.pcs = fk_malloc((key->depth + 1) * sizeof(*key->pcs));
+	if (key->depth)
+		memcpy(e->count.pcs, key->pcs, key->depth * sizeof(*key->pcs));
 	e->hash = hash;
 	index_table__insert(&uc->index, slot, uc->count++, entry_hash_of, uc->entries);
 }

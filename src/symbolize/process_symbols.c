@@ -53,6 +53,8 @@ struct binary {
 	struct segment *segments;
 	size_t segment_count;
 	uint64_t image_low, image_high;  /* the loaded image's own addresses, pages whole */
+	bool symbols_loaded;     /* binary__load_symbols() ran */
+	bool from_file;          /* elf maps fd (not the vDSO's memory) */
 };
 
 /* One executable mapping of a process, from /proc/PID/maps (time 0: it was
@@ -416,9 +418,9 @@ static void release_pages(Elf *elf)
 }
 
 /* Reads function symbols and loadable segments from an open ELF image. */
-static void binary__read_elf(struct binary *b, const char *named)
+static void binary__read_elf(struct binary *b)
 {
-	size_t phnum = 0, cap = 0, segment_cap = 0;
+	size_t phnum = 0, segment_cap = 0;
 
 	if (elf_kind(b->elf) != ELF_K_ELF || elf_getphdrnum(b->elf, &phnum) != 0)
 		return;
@@ -436,9 +438,23 @@ static void binary__read_elf(struct binary *b, const char *named)
 				phdr.p_offset, phdr.p_vaddr, phdr.p_filesz };
 		}
 	}
+}
+
+/* Reads the function symbols, the first time a name is wanted: recording
+ * needs only the open file (and its unwind table), and reading a big
+ * program's symbols (node's: 150,000) would hold up the copied stacks. */
+static void binary__load_symbols(struct binary *b)
+{
+	size_t cap = 0;
+
+	if (b->symbols_loaded)
+		return;
+	b->symbols_loaded = true;
+	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF)
+		return;
 	binary__read_symbols(b, b->elf, &cap);
-	if (b->fd >= 0 && elf_getscn(b->elf, 0) && !has_symtab(b->elf)) {
-		binary__open_debug_file(b, named);
+	if (b->from_file && elf_getscn(b->elf, 0) && !has_symtab(b->elf)) {
+		binary__open_debug_file(b, b->path);
 		if (b->debug_elf)
 			binary__read_symbols(b, b->debug_elf, &cap);
 		else
@@ -447,12 +463,12 @@ static void binary__read_elf(struct binary *b, const char *named)
 			binary__read_symbols(b, b->mini_elf, &cap);
 	}
 	sort_symbols(b->symbols, &b->symbol_count);
-	release_pages(b->fd >= 0 ? b->elf : NULL);
+	release_pages(b->from_file ? b->elf : NULL);
 	release_pages(b->debug_elf);
 }
 
 /* Opens path, the binary the process names `named` (where its debug file
- * is looked for). */
+ * is looked for, when its symbols are). */
 static struct binary *binary__open(const char *path, const char *named, uint64_t dev,
 				   uint64_t inode)
 {
@@ -473,8 +489,10 @@ static struct binary *binary__open(const char *path, const char *named, uint64_t
 	}
 	if (b->fd >= 0)
 		b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
+	b->path = fk_strdup(named);
+	b->from_file = b->elf != NULL;
 	if (b->elf)
-		binary__read_elf(b, named);
+		binary__read_elf(b);
 	return b;
 }
 
@@ -507,7 +525,7 @@ static struct binary *vdso(struct process_symbols *ps)
 		close(fd);
 	b->elf = elf_memory((char *)(uintptr_t)start, end - start);
 	if (b->elf)
-		binary__read_elf(b, NULL);
+		binary__read_elf(b);
 	ps->vdso = b;
 	return b;
 }
@@ -539,7 +557,6 @@ static struct binary *binary_for(struct process_symbols *ps, uint32_t pid, uint6
 		binary__free(b);
 		b = binary__open(path, path, dev, inode);
 	}
-	b->path = fk_strdup(path);
 	ps->binaries = fk_grow(ps->binaries, &ps->binary_cap, ps->binary_count + 1,
 			       sizeof(*ps->binaries));
 	ps->binaries[ps->binary_count] = b;
@@ -858,6 +875,7 @@ static const char *name_in(struct process_symbols *ps, struct process *p,
 			   const struct mapping *m, uint64_t addr)
 {
 	if (m && m->binary) {
+		binary__load_symbols(m->binary);
 		uint64_t vaddr = file_offset_to_vaddr(m->binary, addr - m->start + m->offset);
 		struct symbol *s = find_symbol(m->binary->symbols, m->binary->symbol_count, vaddr);
 		if (s)
@@ -893,6 +911,16 @@ const char *process_symbols__name_at(struct process_symbols *ps, uint32_t pid, u
 {
 	struct process *p = process_for(ps, pid);
 	return name_in(ps, p, mapping_at(p, addr, time), addr);
+}
+
+void process_symbols__see_code(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+			       uint64_t time)
+{
+	struct process *p = process_for(ps, pid);
+	const struct mapping *m = mapping_at(p, addr, time);
+
+	if (m && !m->binary && !find_symbol(p->perf_map, p->perf_map_count, addr))
+		process__read_perf_map(p);
 }
 
 bool process_symbols__mapped(struct process_symbols *ps, uint32_t pid, uint64_t addr,

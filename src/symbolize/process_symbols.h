@@ -82,6 +82,11 @@ struct process_module {
 	const void *key;
 };
 
+/* Tells that addr ran at time: if it is JIT code (anonymous memory) not yet
+ * in pid's perf map, the map is read again now, while the process (which
+ * may remove it as it exits) is alive. */
+void process_symbols__see_code(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+			       uint64_t time);
 /* Whether addr was in an executable mapping of pid (a file's or anonymous) at time. */
 bool process_symbols__mapped(struct process_symbols *ps, uint32_t pid, uint64_t addr,
 			     uint64_t time);

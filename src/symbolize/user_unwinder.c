@@ -1,7 +1,6 @@
 #include "user_unwinder.h"
 
 #include <elfutils/libdwfl.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -42,8 +41,8 @@ struct cache_entry {
 	uint64_t generation, pc, sp;
 	struct stack_read *reads;
 	size_t read_count;
-	const char **names;
-	size_t name_count;
+	uint64_t *pcs;
+	size_t pc_count;
 	const char *stopped_in;     /* see user_unwinder__stops() */
 	bool used;
 };
@@ -233,7 +232,7 @@ size_t user_unwinder__stops(const struct user_unwinder *u, const struct unwind_s
 static void cache_entry__clear(struct cache_entry *e)
 {
 	free(e->reads);
-	free(e->names);
+	free(e->pcs);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -392,7 +391,7 @@ static bool cache_entry__matches(const struct cache_entry *e, const struct unwin
 }
 
 size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input *in,
-			     const char **names, size_t max, uint64_t *stack_end)
+			     uint64_t *pcs, size_t max, uint64_t *stack_end)
 {
 	uint64_t generation = process_symbols__generation(u->ps, in->pid);
 	uint64_t key = mix64(mix64(in->pid ^ generation << 32) ^ in->regs[16] * 31 ^ in->regs[7]);
@@ -401,8 +400,8 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 	if (max == 0)
 		return 0;
 	if (cache_entry__matches(e, in, generation)) {
-		size_t n = e->name_count < max ? e->name_count : max;
-		memcpy(names, e->names, n * sizeof(*names));
+		size_t n = e->pc_count < max ? e->pc_count : max;
+		memcpy(pcs, e->pcs, n * sizeof(*pcs));
 		u->stats.cached++;
 		*stack_end = UINT64_MAX;  /* as it was */
 		count_stop(u, e->stopped_in);
@@ -436,12 +435,16 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 	 * program's address space: no user stack, as perf shows it) */
 	if (u->pc_count == 0 && process_symbols__mapped(u->ps, in->pid, in->regs[16], in->time))
 		u->pcs[u->pc_count++] = in->regs[16];
+	memcpy(pcs, u->pcs, u->pc_count * sizeof(*pcs));
 	for (size_t i = 0; i < u->pc_count; i++)
-		names[i] = process_symbols__name_at(u->ps, in->pid, u->pcs[i], in->time);
+		process_symbols__see_code(u->ps, in->pid, u->pcs[i], in->time);
 
 	/* where the stack ends, for the next copy: past the last word read by a
-	 * walk that got to the end it could; unknown (0) when it wanted more */
-	*stack_end = u->read_failed ? 0 : u->pc_count > 1 ? (u->read_end + 15) & ~15ULL : UINT64_MAX;
+	 * walk that got as far as it could (to the root, or to a frame it cannot
+	 * step over: more stack would not take it further), at least a page above
+	 * sp; unknown (0) when it wanted more than the copy held */
+	uint64_t end = u->read_end > in->regs[7] + 4096 ? u->read_end : in->regs[7] + 4096;
+	*stack_end = u->read_failed ? 0 : process__report(u, p) ? (end + 15) & ~15ULL : UINT64_MAX;
 	/* a walk that read past the copy may go further with more: not kept */
 	if (!u->read_failed) {
 		cache_entry__clear(e);
@@ -455,10 +458,10 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 			memcpy(e->reads, u->reads, u->read_count * sizeof(*e->reads));
 		e->read_count = u->read_count;
 		e->stopped_in = stopped_in;
-		e->names = fk_malloc((u->pc_count + 1) * sizeof(*e->names));
+		e->pcs = fk_malloc((u->pc_count + 1) * sizeof(*e->pcs));
 		if (u->pc_count)
-			memcpy(e->names, names, u->pc_count * sizeof(*e->names));
-		e->name_count = u->pc_count;
+			memcpy(e->pcs, u->pcs, u->pc_count * sizeof(*e->pcs));
+		e->pc_count = u->pc_count;
 	}
 	u->input = NULL;
 	return u->pc_count;

@@ -17,12 +17,15 @@
  * is answered from the cache without walking.
  *
  *	struct user_unwinder *u = user_unwinder__new(ps);
- *	size_t n = user_unwinder__unwind(u, &input, names, max);  // leaf first
+ *	size_t n = user_unwinder__unwind(u, &input, pcs, max, &end);  // leaf first
  *	user_unwinder__forget(u, pid);                            // it exited
  *	user_unwinder__free(u);
  *
- * Names are process_symbols' (valid until it is freed); the unwinder keeps
- * a pointer to ps, which must outlive it. x86-64 only.
+ * The frames are addresses (a return address less one, so that it lies in
+ * the call's function), for process_symbols__name_at() with the sample's
+ * time: names are looked up once per distinct stack, at the end, not per
+ * sample. The unwinder keeps a pointer to ps, which must outlive it.
+ * x86-64 only.
  */
 #ifndef FLAMEKIT_SYMBOLIZE_USER_UNWINDER_H
 #define FLAMEKIT_SYMBOLIZE_USER_UNWINDER_H
@@ -60,12 +63,12 @@ struct user_unwinder;
 
 struct user_unwinder *user_unwinder__new(struct process_symbols *ps);
 void user_unwinder__free(struct user_unwinder *u);
-/* Writes the names of at most max frames, leaf first; returns how many.
+/* Writes the addresses of at most max frames, leaf first; returns how many.
  * *stack_end: where this thread's stack ends as far as the walk could tell
  * (copies of later samples need go no further), 0 when the walk wanted more
  * than the copy held, UINT64_MAX when it tells nothing new. */
 size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input *in,
-			     const char **names, size_t max, uint64_t *stack_end);
+			     uint64_t *pcs, size_t max, uint64_t *stack_end);
 /* Lets go of pid's Dwfl (the process exited). */
 void user_unwinder__forget(struct user_unwinder *u, uint32_t pid);
 void user_unwinder__stats(const struct user_unwinder *u, struct user_unwinder_stats *stats);
