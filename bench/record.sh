@@ -14,7 +14,8 @@
 #   lost      samples or stacks the tool says it lost
 #
 # flamekit twice: with its kernel symbol cache (later runs of a boot) and
-# without (the first run; the cache saves reading /proc/kallsyms).
+# without (the first run; the cache saves reading /proc/kallsyms); and with
+# --unwind=fp (frame pointers walked in the kernel) where it has that option.
 #
 # Needs root. Peers, each skipped when absent:
 #   LIBBPF_TOOLS_PROFILE  bcc's libbpf-tools `profile`, built outside this
@@ -50,6 +51,7 @@ tool_command() { # tool seconds prefix
 	case $1 in
 	flamekit) echo "$BUILD/flamekit record -F $HZ -f -o $3.folded $2" ;;
 	flamekit-cold) echo "env FLAMEKIT_CACHE_DIR= $BUILD/flamekit record -F $HZ -f -o $3.folded $2" ;;
+	flamekit-fp) echo "$BUILD/flamekit record --unwind=fp -F $HZ -f -o $3.folded $2" ;;
 	libbpf-tools) echo "$LIBBPF_TOOLS_PROFILE -F $HZ -f $2" ;;
 	bpftrace) echo "bpftrace -e profile:hz:$HZ{@[kstack,ustack,comm]=count();}interval:s:$2{exit();}" ;;
 	perf) echo "perf record -F $HZ -a -g -o $3.data -- sleep $2" ;;
@@ -59,7 +61,7 @@ tool_command() { # tool seconds prefix
 # Folded stacks of a finished recording, into $2.folded.
 tool_folded() { # tool prefix
 	case $1 in
-	flamekit | flamekit-cold) ;;
+	flamekit | flamekit-cold | flamekit-fp) ;;
 	libbpf-tools) cp "$2.out" "$2.folded" ;;
 	bpftrace) "$BUILD/flamekit" collapse bpftrace "$2.out" > "$2.folded" 2> /dev/null ;;
 	perf) perf script -i "$2.data" 2> /dev/null | perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" > "$2.folded" ;;
@@ -68,7 +70,7 @@ tool_folded() { # tool prefix
 
 tool_lost() { # tool prefix
 	case $1 in
-	flamekit | flamekit-cold) sed -n 's/.* \([0-9]*\) lost$/\1/p' "$2.err" ;;
+	flamekit | flamekit-cold | flamekit-fp) sed -n 's/.* \([0-9]*\) lost$/\1/p' "$2.err" ;;
 	libbpf-tools) sed -n 's/^WARNING: \([0-9]*\) stack traces could not be displayed.*/\1/p' "$2.err" | grep . || echo 0 ;;
 	bpftrace) grep -o 'Lost [0-9]*' "$2.err" | awk '{ n += $2 } END { print n + 0 }' ;;
 	perf) perf report -i "$2.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { print n + 0 }' ;;
@@ -103,6 +105,9 @@ timed_work() {
 # "flamekit-cold" runs without one, as the first run of a boot does.
 export FLAMEKIT_CACHE_DIR=$work/cache
 tools=(flamekit flamekit-cold)
+# the frame-pointer walk in the kernel, as record did before --unwind (the
+# default copies stacks: libc's frames have no frame pointers)
+"$BUILD/flamekit" record --help | grep -q -- --unwind && tools+=(flamekit-fp)
 [[ -n $LIBBPF_TOOLS_PROFILE && -x $LIBBPF_TOOLS_PROFILE ]] && tools+=(libbpf-tools) ||
 	echo "(libbpf-tools profile skipped: set LIBBPF_TOOLS_PROFILE)"
 command -v bpftrace > /dev/null && tools+=(bpftrace) || echo "(bpftrace skipped: not installed)"

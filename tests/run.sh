@@ -13,7 +13,8 @@
 #    TARGET/ and tests/fuzz/seeds/TARGET/ replayed under ASan and UBSan (the
 #    replay binaries always have them); a target with no input fails;
 # 5. record: the BPF profiler against a workload with a known profile
-#    (tests/record.sh; needs root, skipped with the reason elsewhere).
+#    (tests/record.sh; needs root, skipped with the reason elsewhere), and
+#    its unwinding without frame pointers against perf's (tests/record_unwind.sh).
 #
 # What cannot run here (no ../shared, no node, not root, a case exiting 77)
 # is skipped with the reason; when the suite runs as root with CI set, as CI
@@ -457,6 +458,8 @@ browser_tests
 fuzz_regressions
 source "$TOP/tests/record.sh"
 record_tests
+source "$TOP/tests/record_unwind.sh"
+record_unwind_tests
 
 problem=$(devices_problem)
 [[ -z $problem ]] || fail devices "after the tests: $problem"

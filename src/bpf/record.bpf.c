@@ -86,6 +86,29 @@ struct {
 	__uint(max_entries, 64 * 1024);
 } new_pids SEC(".maps");
 
+/* --unwind=dwarf: each sample built in its CPU's buffer, then sent whole. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct record_sample_buffer);
+	__uint(max_entries, 1);  /* set to the number of possible CPUs */
+} sample_buffers SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);  /* set by user space when copying stacks */
+} samples SEC(".maps");
+
+/* Where each thread's stack ends, as user space learnt it by unwinding:
+ * copies stop there instead of at the end of the mapping (a thread's stack
+ * is a mapping of megabytes). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);    /* tid */
+	__type(value, __u64);  /* the first address past the stack's last frame */
+	__uint(max_entries, 16384);
+} stack_ends SEC(".maps");
+
 /* Replaced by the pinned maps of --cgroupmap and --mntnsmap, in bcc's layout
  * (bcc's containers.py): hashes keyed by cgroup v2 id (what
  * bpf_get_current_cgroup_id() returns, the inode number of the cgroup's
@@ -210,10 +233,115 @@ int BPF_PROG(follow_fork, struct task_struct *parent, struct task_struct *child)
 		stat_add(RECORD_STAT_PIDS_FULL);
 	return 0;
 }
+
 #else
 static __always_inline int in_mount_namespaces(void)
 {
 	return 1;  /* the filter needs record_task.bpf.o */
+}
+#endif
+
+/* The task's user registers come through bpf_task_pt_regs(): the verifier
+ * needs the kernel's BTF for that, libbpf does not (there are no CO-RE
+ * reads here), so the plain build copies stacks too, without libbpf
+ * loading vmlinux's BTF. */
+struct task_struct;
+
+#ifdef __TARGET_ARCH_x86
+/*
+ * Copies the stack from sp up, the rest of sp's page first, then whole
+ * pages, until end (the last page whole: it is mapped) or a page that
+ * cannot be read; returns the bytes copied, at most end - sp.
+ *
+ * A global function: the verifier checks it once, not once for every path
+ * through do_sample's filters; and one way through each round (no clamping
+ * of a chunk to end), or it would follow 2^16 of them.
+ */
+__attribute__((noinline)) int copy_stack_pages(struct record_sample_buffer *buffer, __u64 sp,
+					       __u64 end)
+{
+	__u64 wanted = end > sp ? end - sp : 0;
+	__u32 copied = 0;
+
+	if (!buffer)
+		return 0;
+	for (int i = 0; i < RECORD_USER_STACK_BYTES / 4096; i++) {
+		__u64 at = sp + copied;
+		__u32 chunk = 4096 - (at & 4095);
+		if (copied >= wanted ||
+		    bpf_probe_read_user(&buffer->stack[copied & (RECORD_USER_STACK_BYTES - 1)],
+					chunk, (const void *)at))
+			break;
+		copied += chunk;
+	}
+	return copied < wanted ? (int)copied : (int)wanted;
+}
+
+/*
+ * Copies the task's user registers (the ones saved on entry to the kernel,
+ * whether the sample hit user or kernel code) and its user stack from sp
+ * upwards (to the stack's end as `stack_ends` knows it, else until a page
+ * cannot be read, at most RECORD_USER_STACK_BYTES) into `samples`. Returns
+ * 0 when the task has no user stack (a kernel thread).
+ */
+static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct record_sample_buffer *buffer = bpf_map_lookup_elem(&sample_buffers, &cpu);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *saved = (struct pt_regs *)bpf_task_pt_regs(task);
+	struct pt_regs regs;
+
+	if (!buffer || bpf_probe_read_kernel(&regs, sizeof(regs), saved)) {
+		stat_add(RECORD_STAT_STACK_ERRORS);
+		return 1;
+	}
+	if ((regs.cs & 3) != 3)
+		return 0;  /* no user state: a kernel thread */
+	struct record_sample *sample = &buffer->sample;
+	sample->pid = key->pid;
+	sample->tid = tid;
+	sample->time = time;
+	sample->slice = key->slice;
+	sample->kernel_stack = key->kernel_stack;
+	__builtin_memcpy(sample->comm, key->comm, sizeof(sample->comm));
+	sample->regs[0] = regs.rax;
+	sample->regs[1] = regs.rdx;
+	sample->regs[2] = regs.rcx;
+	sample->regs[3] = regs.rbx;
+	sample->regs[4] = regs.rsi;
+	sample->regs[5] = regs.rdi;
+	sample->regs[6] = regs.rbp;
+	sample->regs[7] = regs.rsp;
+	sample->regs[8] = regs.r8;
+	sample->regs[9] = regs.r9;
+	sample->regs[10] = regs.r10;
+	sample->regs[11] = regs.r11;
+	sample->regs[12] = regs.r12;
+	sample->regs[13] = regs.r13;
+	sample->regs[14] = regs.r14;
+	sample->regs[15] = regs.r15;
+	sample->regs[16] = regs.rip;
+
+	__u64 *known_end = bpf_map_lookup_elem(&stack_ends, &tid);
+	__u64 copied = (__u32)copy_stack_pages(buffer, regs.rsp, known_end ? *known_end : ~0ULL);
+	if (copied > RECORD_USER_STACK_BYTES)
+		copied = RECORD_USER_STACK_BYTES;
+	barrier_var(copied);  /* the bound checked is the one used */
+	sample->stack_size = copied;
+
+	__u64 flags = BPF_RB_NO_WAKEUP;
+	if (bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= config.samples_wakeup)
+		flags = BPF_RB_FORCE_WAKEUP;
+	if (bpf_ringbuf_output(&samples, sample, sizeof(*sample) + copied, flags))
+		stat_add(RECORD_STAT_SAMPLES_LOST);
+	return 1;
+}
+#else
+static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
+{
+	(void)key, (void)tid, (void)time;
+	return 0;  /* x86-64 only so far: user space refuses --unwind=dwarf elsewhere */
 }
 #endif
 
@@ -243,15 +371,19 @@ int do_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 
 	stat_add(RECORD_STAT_SAMPLES);
+	__u64 now = bpf_ktime_get_ns();
 	key.pid = pid;
 	if (config.per_thread)
 		key.tid = tid;
 	if (config.slice_ns)
-		key.slice = (bpf_ktime_get_ns() - config.start_ns) / config.slice_ns;
+		key.slice = (now - config.start_ns) / config.slice_ns;
 	bpf_get_current_comm(key.comm, sizeof(key.comm));
 	if (config.kernel_stacks)
 		key.kernel_stack = store_stack(ctx, 0);
-	if (config.user_stacks)
+	/* user space counts the samples whose user stack it unwinds */
+	if (config.user_stacks && config.copy_user_stacks && copy_user_stack(&key, tid, now))
+		return 0;
+	if (config.user_stacks && !config.copy_user_stacks)
 		key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
 	if (config.notify_new_pids && pid != 0)
 		note_new_pid(pid);

@@ -40,6 +40,36 @@ struct record_stack {
 	__u64 ips[RECORD_MAX_STACK_DEPTH];
 };
 
+/*
+ * --unwind=dwarf: instead of walking the user stack by frame pointers, the
+ * kernel side copies the interrupted user registers and the user stack from
+ * sp upwards (to the stack's end as user space learnt it in `stack_ends`,
+ * else to the end of its mapping; at most RECORD_USER_STACK_BYTES) into the
+ * `samples` ring buffer; user space
+ * unwinds it from the binaries' unwind tables and counts the stacks. The
+ * kernel stack is still stored in `stacks` and named by its hash.
+ */
+#define RECORD_USER_STACK_BYTES 65536
+#define RECORD_USER_REGS 17   /* x86-64 DWARF registers 0-16: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
+
+struct record_sample {
+	__u32 pid, tid;            /* tid: always the thread's */
+	__u64 time;                /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 slice;
+	__u32 stack_size;          /* bytes of stack that follow */
+	__u64 kernel_stack;        /* as record_key.kernel_stack */
+	char comm[RECORD_COMM_LEN];
+	__u64 regs[RECORD_USER_REGS];
+	/* then stack_size bytes of stack, from regs[7] (sp) upwards */
+};
+
+/* The per-CPU buffer a sample is built in: a chunk beyond the end for the
+ * verifier's sake (a copy's offset is masked, not bounded exactly). */
+struct record_sample_buffer {
+	struct record_sample sample;
+	__u8 stack[RECORD_USER_STACK_BYTES + 4096];
+};
+
 /* Per-CPU counters in the `stats` array. */
 enum record_stat {
 	RECORD_STAT_SAMPLES,       /* samples that passed the filters */
@@ -47,6 +77,7 @@ enum record_stat {
 	RECORD_STAT_STACKS_FULL,   /* a stack lost: `stacks` had no room */
 	RECORD_STAT_STACK_ERRORS,  /* a stack lost: bpf_get_stack() failed */
 	RECORD_STAT_PIDS_FULL,     /* a child not followed: `pids` had no room */
+	RECORD_STAT_SAMPLES_LOST,  /* dropped: `samples` (the copied stacks) was full */
 	RECORD_STATS,
 };
 
@@ -67,7 +98,9 @@ struct record_config {
 	__u8 filter_cgroup;        /* only tasks whose cgroup id is in `cgroup_filter` */
 	__u8 filter_mntns;         /* only tasks whose mount namespace is in `mntns_filter` */
 	__u8 notify_new_pids;      /* send each new pid to `new_pids` (for symbols) */
-	__u8 reserved[6];
+	__u8 copy_user_stacks;     /* --unwind=dwarf: user stacks to `samples` */
+	__u8 reserved[5];
+	__u64 samples_wakeup;      /* wake user space when `samples` holds this many bytes */
 };
 
 #endif

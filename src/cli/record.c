@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,9 +28,18 @@
 #include "../lib/xalloc.h"
 #include "../profile/profile.h"
 #include "../sampler/bpf_sampler.h"
+#include "../sampler/task_events.h"
+#include "../sampler/user_counts.h"
 #include "../symbolize/kernel_symbols.h"
 #include "../symbolize/process_symbols.h"
+#include "../symbolize/user_unwinder.h"
 #include "../writers/writer.h"
+
+enum unwind_mode {
+	UNWIND_AUTO,        /* dwarf where it works (x86-64, kernel BTF), else fp */
+	UNWIND_FP,          /* frame pointers, walked in the kernel */
+	UNWIND_DWARF,       /* stacks copied out, unwound from the binaries' tables */
+};
 
 enum output_kind {
 	OUTPUT_REPORT,      /* bcc profile's multi-line report (.txt) */
@@ -50,6 +60,7 @@ struct record_options {
 	const char *outdir;
 	char **command;                    /* after "--" */
 	bool frequency_given, period_given;
+	enum unwind_mode unwind;
 };
 
 enum {
@@ -58,6 +69,7 @@ enum {
 	OPT_CGROUPMAP,
 	OPT_MNTNSMAP,
 	OPT_OUTDIR,
+	OPT_UNWIND,
 };
 
 static const struct option record_long_options[] = {
@@ -79,6 +91,7 @@ static const struct option record_long_options[] = {
 	{ "mntnsmap", required_argument, NULL, OPT_MNTNSMAP },
 	{ "output", required_argument, NULL, 'o' },
 	{ "outdir", required_argument, NULL, OPT_OUTDIR },
+	{ "unwind", required_argument, NULL, OPT_UNWIND },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -105,12 +118,20 @@ static void record_usage(FILE *out)
 	      "  -c, --count NS            instead: one sample per NS of CPU time\n"
 	      "  -U, --user-stacks-only    user stacks only\n"
 	      "  -K, --kernel-stacks-only  kernel stacks only\n"
+	      "      --unwind=MODE         user stacks by auto (default): dwarf where the\n"
+	      "                            kernel allows; fp: frame pointers, walked in the\n"
+	      "                            kernel (cheapest, but programs built without them\n"
+	      "                            lose frames); dwarf: the top 64 KB of each stack\n"
+	      "                            copied and unwound from the binaries' .eh_frame\n"
 	      "      --stack-storage-size N  distinct stacks and keys kept (default 16384)\n"
-	      "      --perf-max-stack-depth N  frames kept per stack (default and most 127)\n\n"
+	      "      --perf-max-stack-depth N  frames kept per stack walked in the kernel\n"
+	      "                            (default and most 127; copied user stacks keep\n"
+	      "                            up to 1024)\n\n"
 	      "output:\n"
 	      "  -f, --folded              folded stacks \"comm;user;...;kernel COUNT\"\n"
 	      "  -d, --delimited           a \"-\" frame between user and kernel stacks\n"
-	      "  -a, --annotations         mark kernel frames with _[k]\n"
+	      "  -a, --annotations         mark kernel frames with _[k], JIT frames (named by\n"
+	      "                            /tmp/perf-PID.map) with _[j]\n"
 	      "  -o, --output FILE         FILE.folded, FILE.folded.gz, FILE.svg or FILE.txt\n"
 	      "                            (the report); written whole or not at all\n"
 	      "      --outdir DIR          write DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PID|\n"
@@ -282,6 +303,16 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 		case OPT_CGROUPMAP: o->sampler.cgroup_map = optarg; break;
 		case OPT_MNTNSMAP: o->sampler.mntns_map = optarg; break;
 		case OPT_OUTDIR: o->outdir = optarg; break;
+		case OPT_UNWIND:
+			if (strcmp(optarg, "auto") == 0)
+				o->unwind = UNWIND_AUTO;
+			else if (strcmp(optarg, "fp") == 0)
+				o->unwind = UNWIND_FP;
+			else if (strcmp(optarg, "dwarf") == 0)
+				o->unwind = UNWIND_DWARF;
+			else
+				return error("--unwind %s: expected auto, fp or dwarf", optarg);
+			break;
 		case 'h':
 			record_usage(stdout);
 			return 1;
@@ -308,6 +339,11 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 	/* Conflicts, named right after parsing. */
 	if (!o->sampler.user_stacks && !o->sampler.kernel_stacks)
 		return error("-U (user stacks only) and -K (kernel stacks only) exclude each other");
+#if !defined(__x86_64__)
+	if (o->unwind == UNWIND_DWARF)
+		return error("--unwind=dwarf: copied stacks are unwound on x86-64 only so far: "
+			     "use --unwind=fp");
+#endif
 	if (o->frequency_given && o->period_given)
 		return error("-F (frequency) and -c (count) exclude each other: give one");
 	if (o->command && (o->pid_list || o->tid_list))
@@ -446,23 +482,28 @@ static void push_frame(struct build_state *b, uint32_t *depth, frame_id id)
 }
 
 /* One key as bcc profile folds it: comm; user frames root first; "-" (with
- * -d, when both stacks are there); kernel frames root first. */
-static int add_key(const struct sampled_key *key, void *arg)
+ * -d, when both stacks are there); kernel frames root first. User frames
+ * are names (user_names, leaf first) when unwound in user space, else
+ * addresses in key->user. */
+static int add_named_key(struct build_state *b, const struct sampled_key *key,
+			 const char *const *user_names, size_t user_depth)
 {
-	struct build_state *b = arg;
 	const struct record_options *o = b->options;
 	uint32_t depth = 0;
+	bool user = user_names ? user_depth > 0 : key->user.depth > 0;
 
 	push_frame(b, &depth, intern_name(b, key->comm, NULL));
 	if (o->sampler.user_stacks) {
 		if (key->user.missed)
 			push_frame(b, &depth, intern_name(b, "[Missed User Stack]", NULL));
-		for (uint32_t i = key->user.depth; i > 0; i--)
+		for (size_t i = user_depth; user_names && i > 0; i--)
+			push_frame(b, &depth, intern_name(b, user_names[i - 1], NULL));
+		for (uint32_t i = key->user.depth; !user_names && i > 0; i--)
 			push_frame(b, &depth, intern_name(b, process_symbols__name(
 				b->processes, key->pid, key->user.ips[i - 1]), NULL));
 	}
 	if (o->sampler.kernel_stacks) {
-		if (o->delimited && key->user.depth && key->kernel.depth)
+		if (o->delimited && user && key->kernel.depth)
 			push_frame(b, &depth, intern_name(b, "-", NULL));
 		if (key->kernel.missed)
 			push_frame(b, &depth, intern_name(b, "[Missed Kernel Stack]", NULL));
@@ -476,6 +517,40 @@ static int add_key(const struct sampled_key *key, void *arg)
 	b->keys++;
 	b->samples += key->count;
 	return 0;
+}
+
+static int add_key(const struct sampled_key *key, void *arg)
+{
+	return add_named_key(arg, key, NULL, 0);
+}
+
+/* The samples counted in user space, with their kernel stacks from the
+ * sampler's map, their user frames named as mapped at the time of their
+ * first sample; want: only collect the kernel addresses to resolve. */
+static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
+			    const struct user_counts *uc, bool want)
+{
+	uint64_t *ips = fk_calloc(BPF_SAMPLER_MAX_STACK_DEPTH, sizeof(*ips));
+	const char **names = NULL;
+	size_t names_cap = 0;
+
+	for (size_t i = 0; i < user_counts__size(uc); i++) {
+		const struct user_count *c = user_counts__entry(uc, i);
+		struct sampled_key key = { .pid = c->pid, .tid = c->tid, .slice = c->slice,
+					   .count = c->count };
+		memcpy(key.comm, c->comm, sizeof(key.comm));
+		bpf_sampler__kernel_stack(s, c->kernel_stack, ips, &key.kernel);
+		if (want) {
+			want_kernel_addresses(&key, b);
+			continue;
+		}
+		names = fk_grow(names, &names_cap, c->depth + 1, sizeof(*names));
+		for (size_t f = 0; f < c->depth; f++)
+			names[f] = process_symbols__name_at(b->processes, c->pid, c->pcs[f], c->time);
+		add_named_key(b, &key, names, c->depth);
+	}
+	free(names);
+	free(ips);
 }
 
 /*
@@ -612,15 +687,141 @@ static double seconds_since(const struct timespec *start)
 	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
+/* What is learnt while sampling. */
+struct recording {
+	const struct record_options *options;
+	struct process_symbols *processes;
+	struct task_events *events;
+	uint64_t events_read_at;            /* CLOCK_MONOTONIC ns of the last read */
+	struct user_unwinder *unwinder;     /* --unwind=dwarf */
+	struct user_counts *counts;
+	struct bpf_sampler *sampler;
+	uint32_t *exited, *exiting;         /* pids whose Dwfl goes after the next poll */
+	size_t exited_count, exited_cap, exiting_count, exiting_cap;
+	uint64_t *pcs;                      /* one sample's frames */
+	uint64_t copied_samples, copied_bytes;
+};
+
+#define RECORDING_MAX_FRAMES 1024
+
 static void on_new_pid(uint32_t pid, void *arg)
 {
-	process_symbols__add(arg, pid);
+	struct recording *r = arg;
+	process_symbols__add(r->processes, pid);
 }
 
+/* Mapping history: what each process mapped and when (process_symbols.h). */
+static void on_task_mmap(const struct task_mmap *m, void *arg)
+{
+	struct recording *r = arg;
+	process_symbols__mmap(r->processes, m->pid, m->start, m->len, m->pgoff, m->dev, m->inode,
+			      m->path, m->time);
+}
+
+static void on_task_exec(uint32_t pid, const char *comm, uint64_t time, void *arg)
+{
+	struct recording *r = arg;
+	(void)comm;
+	process_symbols__exec(r->processes, pid, time);
+}
+
+static void on_task_fork(uint32_t pid, uint32_t parent_pid, uint64_t time, void *arg)
+{
+	struct recording *r = arg;
+	process_symbols__fork(r->processes, pid, parent_pid, time);
+}
+
+static void on_task_exit(uint32_t pid, uint64_t time, void *arg)
+{
+	struct recording *r = arg;
+	(void)time;
+	if (!r->unwinder)
+		return;
+	r->exiting = fk_grow(r->exiting, &r->exiting_cap, r->exiting_count + 1,
+			     sizeof(*r->exiting));
+	r->exiting[r->exiting_count++] = pid;
+}
+
+static const struct task_events_callbacks task_callbacks = {
+	.mmap = on_task_mmap,
+	.exec = on_task_exec,
+	.fork = on_task_fork,
+	.exit = on_task_exit,
+};
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static void read_task_events(struct recording *r)
+{
+	if (!r->events)
+		return;
+	r->events_read_at = monotonic_ns();
+	task_events__read(r->events, &task_callbacks, r);
+}
+
+static void on_copied_sample(const struct copied_sample *sample, void *arg)
+{
+	struct recording *r = arg;
+
+	r->copied_samples++;
+	r->copied_bytes += sample->stack_size;
+	/* every mmap before the sample is in the event rings by now */
+	if (sample->time >= r->events_read_at)
+		read_task_events(r);
+	struct unwind_input in = {
+		.pid = sample->pid,
+		.tid = sample->tid,
+		.time = sample->time,
+		.regs = sample->regs,
+		.stack = sample->stack,
+		.stack_size = sample->stack_size,
+	};
+	struct user_count key = {
+		.pid = sample->pid,
+		.tid = r->options->sampler.per_thread ? sample->tid : 0,
+		.slice = sample->slice,
+		.kernel_stack = sample->kernel_stack,
+		.pcs = r->pcs,
+		.time = sample->time,
+	};
+	memcpy(key.comm, sample->comm, sizeof(key.comm));
+	uint64_t stack_end;
+	key.depth = user_unwinder__unwind(r->unwinder, &in, r->pcs, RECORDING_MAX_FRAMES,
+					  &stack_end);
+	if (stack_end != UINT64_MAX)
+		bpf_sampler__set_stack_end(r->sampler, sample->tid, stack_end);
+	user_counts__add(r->counts, &key);
+}
+
+/* Dwfls of processes that exited before the previous poll: their samples are in. */
+static void forget_exited(struct recording *r)
+{
+	for (size_t i = 0; i < r->exited_count; i++)
+		user_unwinder__forget(r->unwinder, r->exited[i]);
+	uint32_t *swap = r->exited;
+	size_t swap_cap = r->exited_cap;
+	r->exited = r->exiting;
+	r->exited_cap = r->exiting_cap;
+	r->exited_count = r->exiting_count;
+	r->exiting = swap;
+	r->exiting_cap = swap_cap;
+	r->exiting_count = 0;
+}
+
+static const struct bpf_sampler_callbacks sampler_callbacks = {
+	.new_pid = on_new_pid,
+	.sample = on_copied_sample,
+};
+
 /* Samples until the duration ends, the command exits, or a signal comes. */
-static int sample_until_done(struct bpf_sampler *s, const struct record_options *o,
-			     struct child *child, const sigset_t *stop_signals,
-			     struct process_symbols *processes, double *elapsed)
+static int sample_until_done(struct bpf_sampler *s, struct recording *r,
+			     const struct record_options *o, struct child *child,
+			     const sigset_t *stop_signals, double *elapsed)
 {
 	struct timespec start;
 	bool tty = isatty(STDERR_FILENO);
@@ -634,7 +835,16 @@ static int sample_until_done(struct bpf_sampler *s, const struct record_options 
 			break;
 		if (o->duration > 0 && o->duration - now < wait)
 			wait = o->duration - now;
-		struct timespec timeout = { 0, (long)(wait * 1e9) };
+		/* copied stacks wake us as the ring fills; else wait for a signal */
+		struct timespec timeout = { 0, r->unwinder ? 0 : (long)(wait * 1e9) };
+		if (r->unwinder) {
+			read_task_events(r);
+			if (bpf_sampler__poll(s, &sampler_callbacks, r, (int)(wait * 1000) + 1) < 0) {
+				status = -1;
+				break;
+			}
+			forget_exited(r);
+		}
 		int sig = sigtimedwait(stop_signals, NULL, &timeout);
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
 			break;
@@ -642,7 +852,9 @@ static int sample_until_done(struct bpf_sampler *s, const struct record_options 
 			child->pid = 0;
 			break;
 		}
-		if (bpf_sampler__poll(s, on_new_pid, processes) < 0) {
+		/* mappings first: a new pid's first sample opens its binaries */
+		read_task_events(r);
+		if (bpf_sampler__poll(s, &sampler_callbacks, r, 0) < 0) {
 			status = -1;
 			break;
 		}
@@ -661,11 +873,133 @@ static int sample_until_done(struct bpf_sampler *s, const struct record_options 
 	return status;
 }
 
+/* --- what is missing ---------------------------------------------------- */
+
+struct missing {
+	const char *what;         /* a frame name "[unknown:...]", or a binary's path */
+	bool unwinding;           /* the walk stopped there (else: frames without names) */
+	uint64_t samples;
+};
+
+static int compare_missing(const void *a, const void *b)
+{
+	const struct missing *x = a, *y = b;
+	return x->samples != y->samples ? (x->samples < y->samples ? 1 : -1) : strcmp(x->what, y->what);
+}
+
+static void missing__add(struct missing **list, size_t *count, size_t *cap, const char *what,
+			 bool unwinding, uint64_t samples)
+{
+	for (size_t i = 0; i < *count; i++)
+		if ((*list)[i].unwinding == unwinding && strcmp((*list)[i].what, what) == 0) {
+			(*list)[i].samples += samples;
+			return;
+		}
+	*list = fk_grow(*list, cap, *count + 1, sizeof(**list));
+	(*list)[(*count)++] = (struct missing){ what, unwinding, samples };
+}
+
+/*
+ * One line per binary whose frames could not be named or unwound, with its
+ * share of the samples and what would fix it, most samples first. Frames
+ * without names are found in the profile ("[unknown:...]", see
+ * process_symbols.h); walks that stopped early, from the unwinder.
+ */
+static void report_missing(const struct profile *p, const struct user_unwinder *unwinder,
+			   uint64_t total)
+{
+	struct missing *list = NULL;
+	size_t count = 0, cap = 0;
+	const char **seen = NULL;
+	size_t seen_cap = 0;
+
+	for (size_t i = 0; i < profile__size(p); i++) {
+		struct profile_stack stack;
+		size_t seen_count = 0;
+		profile__stack(p, i, &stack);
+		for (uint32_t f = 0; f < stack.depth; f++) {
+			size_t len;
+			const char *name = profile__frame_name(p, stack.frames[f], &len);
+			bool again = false;
+			if (strncmp(name, "[unknown:", 9) != 0)
+				continue;
+			for (size_t k = 0; k < seen_count && !again; k++)
+				again = strcmp(seen[k], name) == 0;
+			if (again)
+				continue;  /* a sample counts once per binary */
+			seen = fk_grow(seen, &seen_cap, seen_count + 1, sizeof(*seen));
+			seen[seen_count++] = name;
+			missing__add(&list, &count, &cap, name, false, stack.values[0].integer);
+		}
+	}
+	const struct unwind_stop *stops = NULL;
+	size_t stop_count = unwinder ? user_unwinder__stops(unwinder, &stops) : 0;
+	for (size_t i = 0; i < stop_count; i++)
+		missing__add(&list, &count, &cap, stops[i].binary, true, stops[i].samples);
+	if (count > 1)
+		qsort(list, count, sizeof(*list), compare_missing);
+	for (size_t i = 0; i < count && i < 10 && total; i++) {
+		const struct missing *m = &list[i];
+		double share = 100.0 * (double)m->samples / (double)total;
+		if (m->unwinding && strcmp(m->what, "[jit]") == 0)
+			fprintf(stderr, "flamekit: %5.1f%% of samples stop in JIT code: run node with "
+				"--perf-basic-prof, Java with -XX:+PreserveFramePointer and a perf map "
+				"agent, Python 3.12+ with -X perf\n", share);
+		else if (m->unwinding && m->what[0] == '[')
+			fprintf(stderr, "flamekit: %5.1f%% of samples have stacks deeper than the 64 KB "
+				"copied: their roots are missing\n", share);
+		else if (m->unwinding)
+			fprintf(stderr, "flamekit: %5.1f%% of samples stop in %s, which has no unwind "
+				"entry there: build it with -fasynchronous-unwind-tables or "
+				"-fno-omit-frame-pointer\n", share, m->what);
+		else if (strcmp(m->what, "[unknown:jit]") == 0)
+			fprintf(stderr, "flamekit: %5.1f%% of samples have JIT frames without names: "
+				"run node with --perf-basic-prof, Java with a perf map agent, Python "
+				"3.12+ with -X perf\n", share);
+		else if (strncmp(m->what, "[unknown:unreadable ", 20) == 0)
+			fprintf(stderr, "flamekit: %5.1f%% of samples have frames in %.*s, which could "
+				"not be read (deleted or replaced before it was opened)\n", share,
+				(int)strlen(m->what) - 21, m->what + 20);
+		else if (strncmp(m->what, "[unknown:no-symbols ", 20) == 0)
+			fprintf(stderr, "flamekit: %5.1f%% of samples have frames in %.*s without "
+				"symbols: install its debug symbols (Debian: the -dbgsym package of the "
+				"one `dpkg -S %.*s` names) or build it unstripped\n", share,
+				(int)strlen(m->what) - 21, m->what + 20, (int)strlen(m->what) - 21,
+				m->what + 20);
+	}
+	free(list);
+	free(seen);
+}
+
+/* --unwind=auto: copied stacks where the kernel can give them (x86-64 user
+ * registers through bpf_task_pt_regs(), Linux 5.15, which needs the
+ * kernel's BTF), since most binaries of a distribution have no frame
+ * pointers, and no stack's root (libc's) has them; the kernel's
+ * frame-pointer walk elsewhere. One way for every binary: a stack mixes
+ * binaries built both ways, and libdwfl walks frame-pointer code from its
+ * .eh_frame as well. */
+static bool choose_dwarf(const struct record_options *o)
+{
+#if defined(__x86_64__)
+	struct utsname u;
+	unsigned major = 0, minor = 0;
+	if (o->unwind == UNWIND_AUTO)
+		return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && uname(&u) == 0 &&
+		       sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
+		       (major > 5 || (major == 5 && minor >= 15));
+	return o->unwind == UNWIND_DWARF;
+#else
+	(void)o;
+	return false;
+#endif
+}
+
 static int record_run(struct record_options *o)
 {
 	sigset_t stop_signals, original_mask;
 	struct child child = { 0, -1, -1 };
 	struct bpf_sampler *sampler = NULL;
+	struct recording r = { .options = o };
 	struct build_state b = { .options = o };
 	struct bpf_sampler_stats stats;
 	uint32_t child_pid;
@@ -683,7 +1017,8 @@ static int record_run(struct record_options *o)
 	sigaddset(&stop_signals, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &stop_signals, &original_mask);
 
-	b.processes = process_symbols__new();
+	b.processes = r.processes = process_symbols__new();
+	process_symbols__annotate_jit(r.processes, o->annotate);
 	if (o->command) {
 		if (child__start(&child, o->command, &original_mask) < 0)
 			goto cleanup;
@@ -692,16 +1027,27 @@ static int record_run(struct record_options *o)
 		o->sampler.pid_count = 1;
 		o->sampler.follow_children = true;
 	}
-	o->sampler.notify_new_pids = o->sampler.user_stacks;
-	if (bpf_sampler__open(&o->sampler, &sampler) < 0 || bpf_sampler__attach(sampler) < 0)
+	o->sampler.copy_user_stacks = o->sampler.user_stacks && choose_dwarf(o);
+	o->sampler.notify_new_pids = o->sampler.user_stacks && !o->sampler.copy_user_stacks;
+	if (o->sampler.copy_user_stacks) {
+		r.unwinder = user_unwinder__new(r.processes);
+		r.counts = user_counts__new();
+		r.pcs = fk_calloc(RECORDING_MAX_FRAMES, sizeof(*r.pcs));
+	}
+	/* mapping history from before the first sample on */
+	if (bpf_sampler__open(&o->sampler, &sampler) < 0 ||
+	    (o->sampler.user_stacks && task_events__open(&r.events) < 0) ||
+	    bpf_sampler__attach(sampler) < 0)
 		goto cleanup;
+	r.sampler = sampler;
 	if (o->command && child__release(&child, o->command[0]) < 0)
 		goto cleanup;
 	print_header(o);
-	if (sample_until_done(sampler, o, &child, &stop_signals, b.processes, &elapsed) < 0)
+	if (sample_until_done(sampler, &r, o, &child, &stop_signals, &elapsed) < 0)
 		goto cleanup;
 	bpf_sampler__detach(sampler);
-	if (bpf_sampler__poll(sampler, on_new_pid, b.processes) < 0 ||
+	read_task_events(&r);
+	if (bpf_sampler__poll(sampler, &sampler_callbacks, &r, 0) < 0 ||
 	    bpf_sampler__stats(sampler, &stats) < 0)
 		goto cleanup;
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
@@ -709,6 +1055,8 @@ static int record_run(struct record_options *o)
 	b.kernel = kernel_symbols__new();
 	if (o->sampler.kernel_stacks) {
 		bpf_sampler__read(sampler, want_kernel_addresses, &b);
+		if (r.counts)
+			add_user_counts(&b, sampler, r.counts, true);
 		char *cache = kernel_symbol_cache_path();
 		kernel_symbols__resolve(b.kernel, "/proc/kallsyms", cache);
 		free(cache);
@@ -716,6 +1064,8 @@ static int record_run(struct record_options *o)
 	b.profile = profile__new(1, PROFILE_INTEGER);
 	b.with_pids = o->output_kind == OUTPUT_REPORT && !o->outdir;
 	bpf_sampler__read(sampler, add_key, &b);
+	if (r.counts)
+		add_user_counts(&b, sampler, r.counts, false);
 	bpf_sampler__free(sampler);  /* the kernel's memory back before writing */
 	sampler = NULL;
 
@@ -740,8 +1090,11 @@ static int record_run(struct record_options *o)
 	}
 
 	fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in %.1f s; "
-		"%" PRIu64 " lost\n", stats.samples, profile__size(b.profile) ? b.keys : 0, elapsed,
-		stats.dropped + stats.stacks_lost);
+		"%" PRIu64 " lost\n", stats.samples, (uint64_t)profile__size(b.profile), elapsed,
+		stats.dropped + stats.stacks_lost + stats.copies_lost);
+	if (stats.copies_lost)
+		warning("%" PRIu64 " samples dropped: flamekit fell behind the copied stacks "
+			"(a busy machine); lower -F or use --unwind=fp", stats.copies_lost);
 	if (stats.dropped)
 		warning("%" PRIu64 " samples dropped: the counts map was full; raise "
 			"--stack-storage-size (now %u)", stats.dropped, o->sampler.stack_storage_size);
@@ -749,6 +1102,15 @@ static int record_run(struct record_options *o)
 		warning("%" PRIu64 " stacks could not be read or stored and show as [Missed ... "
 			"Stack]; raise --stack-storage-size if the stack map was full",
 			stats.stacks_lost);
+	report_missing(b.profile, r.unwinder, stats.samples);
+	if (o->sampler.verbose && r.unwinder) {
+		struct user_unwinder_stats u;
+		user_unwinder__stats(r.unwinder, &u);
+		fprintf(stderr, "flamekit: %" PRIu64 " user stacks unwound, %" PRIu64 " of them "
+			"from the cache; %" PRIu64 " bytes of stack copied per sample\n",
+			u.walks + u.cached, u.cached,
+			r.copied_samples ? r.copied_bytes / r.copied_samples : 0);
+	}
 	if (stats.children_lost)
 		warning("%" PRIu64 " child processes were not followed: too many at once",
 			stats.children_lost);
@@ -756,6 +1118,12 @@ static int record_run(struct record_options *o)
 cleanup:
 	child__abandon(&child);
 	bpf_sampler__free(sampler);
+	task_events__free(r.events);
+	user_unwinder__free(r.unwinder);
+	user_counts__free(r.counts);
+	free(r.pcs);
+	free(r.exited);
+	free(r.exiting);
 	kernel_symbols__free(b.kernel);
 	process_symbols__free(b.processes);
 	profile__free(b.profile);

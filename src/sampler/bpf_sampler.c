@@ -20,6 +20,13 @@
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
 
+/* The ring of copied stacks: 4 MB (mapped twice, so 8 MB of our resident
+ * set, 4 MB of memory) holds some 350 ms of samples at 997 Hz on 2 busy
+ * CPUs (5 KB a sample when other programs' threads are sampled too), time
+ * for a flamekit that a loaded machine keeps off the CPU; 40 of the
+ * deepest. User space is woken when a sixteenth of it is full. */
+#define SAMPLES_RING_BYTES (4u << 20)
+
 struct bpf_sampler {
 	/* One of the two builds of record.bpf.c; see there. */
 	struct record_bpf *plain;
@@ -27,14 +34,17 @@ struct bpf_sampler {
 	struct bpf_object *obj;
 	struct record_config *config;
 	struct bpf_program *sample_program, *fork_program;  /* fork_program: only with -- COMMAND */
-	struct bpf_map *counts, *stacks, *stats, *pids, *tids, *new_pids;
+	struct bpf_map *counts, *stacks, *stats, *pids, *tids, *new_pids, *samples;
+	struct bpf_map *sample_buffers, *stack_ends;
+	struct { uint32_t tid; uint64_t end; } *known_ends;  /* what stack_ends holds, mostly */
 	struct bpf_map *cgroup_filter, *mntns_filter;
 
 	struct bpf_link **links;     /* one per CPU, and the fork tracer's */
 	size_t link_count;
 	struct ring_buffer *ring;
-	void (*on_new_pid)(uint32_t pid, void *arg);
-	void *on_new_pid_arg;
+	const struct bpf_sampler_callbacks *callbacks;
+	void *callback_arg;
+	bool copy_user_stacks;
 
 	unsigned frequency;
 	uint64_t period;
@@ -171,17 +181,20 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	if (check_privilege() < 0)
 		return -1;
 	bool task_access = o->follow_children || o->mntns_map;
-	if (task_access && access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+	if ((task_access || o->copy_user_stacks) && access("/sys/kernel/btf/vmlinux", R_OK) != 0)
 		return error("%s needs the kernel's BTF (/sys/kernel/btf/vmlinux is missing): "
 			     "use a kernel built with CONFIG_DEBUG_INFO_BTF%s",
-			     o->mntns_map ? "--mntnsmap" : "profiling a command",
-			     o->follow_children ? ", or start the command and use -p PID" : "");
+			     o->mntns_map ? "--mntnsmap" : o->follow_children ?
+			     "profiling a command" : "--unwind=dwarf",
+			     o->mntns_map ? "" : o->follow_children ?
+			     ", or start the command and use -p PID" : ", or use --unwind=fp");
 
 	s = fk_calloc(1, sizeof(*s));
 	s->frequency = o->frequency;
 	s->period = o->period;
 	s->cpu = o->cpu;
 	s->max_stack_depth = o->max_stack_depth;
+	s->copy_user_stacks = o->copy_user_stacks;
 	if (task_access) {
 		s->task = record_task_bpf__open();
 		if (s->task) {
@@ -208,6 +221,9 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	s->pids = bpf_object__find_map_by_name(s->obj, "pids");
 	s->tids = bpf_object__find_map_by_name(s->obj, "tids");
 	s->new_pids = bpf_object__find_map_by_name(s->obj, "new_pids");
+	s->samples = bpf_object__find_map_by_name(s->obj, "samples");
+	s->sample_buffers = bpf_object__find_map_by_name(s->obj, "sample_buffers");
+	s->stack_ends = bpf_object__find_map_by_name(s->obj, "stack_ends");
 	s->cgroup_filter = bpf_object__find_map_by_name(s->obj, "cgroup_filter");
 	s->mntns_filter = bpf_object__find_map_by_name(s->obj, "mntns_filter");
 
@@ -225,6 +241,8 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	c->filter_mntns = o->mntns_map != NULL;
 	c->notify_new_pids = o->notify_new_pids;
 	c->slice_ns = o->slice_ns;
+	c->copy_user_stacks = o->copy_user_stacks;
+	c->samples_wakeup = SAMPLES_RING_BYTES / 16;
 
 	err = 0;
 	if (o->stack_storage_size) {
@@ -245,6 +263,17 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	}
 	if (!o->notify_new_pids)
 		bpf_map__set_max_entries(s->new_pids, 4096);  /* smallest useful ring */
+	if (o->copy_user_stacks) {
+		int cpus = libbpf_num_possible_cpus();
+		err = cpus > 0 ? bpf_map__set_max_entries(s->sample_buffers, (unsigned)cpus) : cpus;
+		if (!err)
+			err = bpf_map__set_max_entries(s->samples, SAMPLES_RING_BYTES);
+		if (err) {
+			bpf_sampler__free(s);
+			return error("could not size the BPF maps for copied stacks: %s",
+				     strerror(-err));
+		}
+	}
 	if ((o->cgroup_map && reuse_pinned_map(s->cgroup_filter, o->cgroup_map, "--cgroupmap") < 0) ||
 	    (o->mntns_map && reuse_pinned_map(s->mntns_filter, o->mntns_map, "--mntnsmap") < 0)) {
 		bpf_sampler__free(s);
@@ -402,30 +431,62 @@ int bpf_sampler__attach(struct bpf_sampler *s)
 	return 0;
 }
 
-static int on_ring_record(void *arg, void *data, size_t size)
+static int on_new_pid_record(void *arg, void *data, size_t size)
 {
 	struct bpf_sampler *s = arg;
 	uint32_t pid;
 
-	if (size >= sizeof(pid) && s->on_new_pid) {
+	if (size >= sizeof(pid) && s->callbacks->new_pid) {
 		memcpy(&pid, data, sizeof(pid));
-		s->on_new_pid(pid, s->on_new_pid_arg);
+		s->callbacks->new_pid(pid, s->callback_arg);
 	}
 	return 0;
 }
 
-int bpf_sampler__poll(struct bpf_sampler *s, void (*on_new_pid)(uint32_t pid, void *arg),
-		      void *arg)
+static int on_sample_record(void *arg, void *data, size_t size)
+{
+	struct bpf_sampler *s = arg;
+	struct record_sample header;
+
+	if (size < sizeof(header) || !s->callbacks->sample)
+		return 0;
+	memcpy(&header, data, sizeof(header));
+	if (header.stack_size > size - sizeof(header))
+		return 0;
+	struct copied_sample sample = {
+		.pid = header.pid,
+		.tid = header.tid,
+		.slice = header.slice,
+		.time = header.time,
+		.kernel_stack = header.kernel_stack,
+		.regs = (const uint64_t *)((struct record_sample *)data)->regs,
+		.stack = (const uint8_t *)data + sizeof(header),
+		.stack_size = header.stack_size,
+	};
+	memcpy(sample.comm, header.comm, sizeof(header.comm));
+	sample.comm[sizeof(sample.comm) - 1] = 0;
+	s->callbacks->sample(&sample, s->callback_arg);
+	return 0;
+}
+
+int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks *callbacks,
+		      void *arg, int timeout_ms)
 {
 	if (!s->ring) {
-		s->ring = ring_buffer__new(bpf_map__fd(s->new_pids), on_ring_record, s, NULL);
+		s->ring = ring_buffer__new(bpf_map__fd(s->new_pids), on_new_pid_record, s, NULL);
+		if (s->ring && s->copy_user_stacks &&
+		    ring_buffer__add(s->ring, bpf_map__fd(s->samples), on_sample_record, s) < 0) {
+			ring_buffer__free(s->ring);
+			s->ring = NULL;
+		}
 		if (!s->ring)
-			return error("could not map the BPF ring buffer: %s", strerror(errno));
+			return error("could not map the BPF ring buffers: %s", strerror(errno));
 	}
-	s->on_new_pid = on_new_pid;
-	s->on_new_pid_arg = arg;
-	int n = ring_buffer__consume(s->ring);
-	return n < 0 && n != -EINTR ? error("reading the BPF ring buffer: %s", strerror(-n)) : 0;
+	s->callbacks = callbacks;
+	s->callback_arg = arg;
+	int n = timeout_ms > 0 ? ring_buffer__poll(s->ring, timeout_ms) :
+		ring_buffer__consume(s->ring);
+	return n < 0 && n != -EINTR ? error("reading the BPF ring buffers: %s", strerror(-n)) : 0;
 }
 
 void bpf_sampler__detach(struct bpf_sampler *s)
@@ -455,6 +516,34 @@ static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack 
 		return;
 	}
 	out->depth = buffer->depth < s->max_stack_depth ? buffer->depth : s->max_stack_depth;
+}
+
+#define KNOWN_ENDS 4096
+
+void bpf_sampler__set_stack_end(struct bpf_sampler *s, uint32_t tid, uint64_t end)
+{
+	if (!s->known_ends)
+		s->known_ends = fk_calloc(KNOWN_ENDS, sizeof(*s->known_ends));
+	size_t slot = (tid * 2654435761u) % KNOWN_ENDS;
+	if (s->known_ends[slot].tid == tid && s->known_ends[slot].end == end)
+		return;
+	s->known_ends[slot].tid = tid;
+	s->known_ends[slot].end = end;
+	if (end)
+		bpf_map__update_elem(s->stack_ends, &tid, sizeof(tid), &end, sizeof(end), BPF_ANY);
+	else
+		bpf_map__delete_elem(s->stack_ends, &tid, sizeof(tid), 0);
+}
+
+void bpf_sampler__kernel_stack(struct bpf_sampler *s, uint64_t hash, uint64_t *ips,
+			       struct sampled_stack *out)
+{
+	struct record_stack *buffer = fk_calloc(1, sizeof(*buffer));
+
+	lookup_stack(s, hash, buffer, out);
+	memcpy(ips, buffer->ips, out->depth * sizeof(*ips));
+	out->ips = ips;
+	free(buffer);
 }
 
 int bpf_sampler__read(struct bpf_sampler *s,
@@ -514,6 +603,7 @@ int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
 	stats->dropped = sums[RECORD_STAT_COUNTS_FULL];
 	stats->stacks_lost = sums[RECORD_STAT_STACKS_FULL] + sums[RECORD_STAT_STACK_ERRORS];
 	stats->children_lost = sums[RECORD_STAT_PIDS_FULL];
+	stats->copies_lost = sums[RECORD_STAT_SAMPLES_LOST];
 	return 0;
 }
 
@@ -523,6 +613,7 @@ void bpf_sampler__free(struct bpf_sampler *s)
 		return;
 	bpf_sampler__detach(s);
 	ring_buffer__free(s->ring);
+	free(s->known_ends);
 	record_bpf__destroy(s->plain);
 	record_task_bpf__destroy(s->task);
 	free(s);

@@ -9,7 +9,7 @@
  *	if (bpf_sampler__open(&options, &s) < 0) ...   // load, fill filters
  *	if (bpf_sampler__attach(s) < 0) ...             // sampling starts
  *	while (running)
- *		bpf_sampler__poll(s, on_new_pid, arg);  // pids seen for the first time
+ *		bpf_sampler__poll(s, &callbacks, arg, timeout_ms);  // new pids, copied stacks
  *	bpf_sampler__detach(s);                         // sampling stops
  *	bpf_sampler__read(s, on_stacks, arg);           // every counted key
  *	bpf_sampler__free(s);                           // programs and maps gone
@@ -44,6 +44,8 @@ struct bpf_sampler_options {
 	unsigned max_stack_depth;     /* frames kept per stack, at most 127 */
 	uint64_t slice_ns;            /* key samples by time slices this long; 0: none */
 	bool notify_new_pids;         /* report pids as they are first sampled */
+	bool copy_user_stacks;        /* user stacks copied out for unwinding in user space
+				       * (x86-64, kernel BTF), not walked by frame pointers */
 	bool verbose;                 /* pass libbpf's messages through */
 };
 
@@ -65,20 +67,48 @@ struct sampled_key {
 	uint64_t count;
 };
 
+/* A sample whose user stack was copied out (copy_user_stacks): the user
+ * registers (x86-64 DWARF numbering, 17 of them: regs[7] is sp, regs[16]
+ * the pc) and stack_size bytes of stack from sp up. Valid during the call. */
+struct copied_sample {
+	uint32_t pid, tid, slice;
+	uint64_t time;                /* CLOCK_MONOTONIC ns */
+	uint64_t kernel_stack;        /* for bpf_sampler__kernel_stack() */
+	char comm[16];                /* NUL-terminated */
+	const uint64_t *regs;
+	const uint8_t *stack;
+	size_t stack_size;
+};
+
+struct bpf_sampler_callbacks {
+	void (*new_pid)(uint32_t pid, void *arg);
+	void (*sample)(const struct copied_sample *sample, void *arg);
+};
+
 struct bpf_sampler_stats {
 	uint64_t samples;             /* samples that passed the filters */
 	uint64_t dropped;             /* samples not counted: the counts map was full */
 	uint64_t stacks_lost;         /* stacks missed: map full or read error */
 	uint64_t children_lost;       /* children not followed: pid map full */
+	uint64_t copies_lost;         /* samples dropped: the copied-stack ring was full */
 };
 
 struct bpf_sampler;
 
 int bpf_sampler__open(const struct bpf_sampler_options *options, struct bpf_sampler **out);
 int bpf_sampler__attach(struct bpf_sampler *s);
-/* Calls on_new_pid for pids sampled for the first time since the last call. */
-int bpf_sampler__poll(struct bpf_sampler *s, void (*on_new_pid)(uint32_t pid, void *arg),
-		      void *arg);
+/* Waits up to timeout_ms (0: not at all) for news, then calls new_pid for
+ * pids sampled for the first time since the last call and sample for every
+ * copied sample. */
+int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks *callbacks,
+		      void *arg, int timeout_ms);
+/* Tells the kernel side where tid's stack ends (copies stop there; 0: not
+ * known, copy to the end of the mapping). Repeats are cheap. */
+void bpf_sampler__set_stack_end(struct bpf_sampler *s, uint32_t tid, uint64_t end);
+/* The kernel stack a copied sample names (leaf first), at most
+ * BPF_SAMPLER_MAX_STACK_DEPTH frames into ips. */
+void bpf_sampler__kernel_stack(struct bpf_sampler *s, uint64_t hash, uint64_t *ips,
+			       struct sampled_stack *out);
 void bpf_sampler__detach(struct bpf_sampler *s);
 /* Calls on_key once per counted key; stops and returns its value if not 0. */
 int bpf_sampler__read(struct bpf_sampler *s,

@@ -1,26 +1,48 @@
 /*
- * User-space symbols of live processes: each process's executable mappings
- * from /proc/PID/maps, each binary's ELF function symbols (.symtab and
- * .dynsym, through libelf), the vDSO, and /tmp/perf-PID.map for JIT code.
+ * User-space symbols of processes, live or gone: each process's executable
+ * mappings as they were when it was sampled, each binary's ELF function
+ * symbols (.symtab and .dynsym, through libelf), the vDSO, and
+ * /tmp/perf-PID.map for JIT code.
+ *
+ * Mappings come from two places. While recording, the mmap, exec and fork
+ * events of every process (sampler/task_events.h) are fed in as they
+ * happen, each with its time; a process that began before the recording
+ * is read from /proc/PID/maps the first time it is sampled (its mappings
+ * count as made at time 0). A name is then looked up for an address at a
+ * time: the mapping made last before that time, since the process's last
+ * exec or fork before it, holds the address. So a library loaded at any
+ * moment, a process that exited, and a pid used again by another process
+ * all resolve.
  *
  * A binary is opened once (keyed by device and inode) however many
- * processes map it, and stays open (its symbol names point into the file's
- * mapping) until process_symbols__free(). A process is snapshotted the
- * first time it is asked about, or earlier with process_symbols__add()
- * while it is still alive (record does that as each pid is first sampled,
- * so processes that exit before the end still resolve).
+ * processes map it: through the process's own view (/proc/PID/map_files,
+ * so deleted files and other mount namespaces work) while it lives, else by
+ * path (refused when the path now holds another file of the same file
+ * system: a replaced binary). It stays open (its symbol names point into
+ * the file's mapping) until process_symbols__free(). Binaries of a process
+ * are opened when it is first sampled (process_symbols__add(), or the first
+ * lookup), and from then on as it maps them.
  *
  *	struct process_symbols *ps = process_symbols__new();
- *	process_symbols__add(ps, pid);                    // optional, early
- *	const char *name = process_symbols__name(ps, pid, addr);
+ *	process_symbols__mmap(ps, pid, ...);              // as events come
+ *	process_symbols__add(ps, pid);                    // when first sampled
+ *	const char *name = process_symbols__name_at(ps, pid, addr, time);
  *	process_symbols__free(ps);
  *
- * Names are function names (C++ demangled), or "[unknown]". They stay valid
- * until process_symbols__free().
+ * Names are function names (C++ demangled), or "[unknown]" where nothing
+ * was mapped, "[unknown:jit]" in anonymous code without a perf map entry,
+ * "[unknown:no-symbols NAME]" in a binary without a symbol there,
+ * "[unknown:unreadable NAME]" in one that could not be read. They stay valid
+ * until process_symbols__free(). A perf map is read again from where the
+ * last read stopped whenever an address is in none of its symbols (the JIT
+ * appends as it compiles).
  */
 #ifndef FLAMEKIT_SYMBOLIZE_PROCESS_SYMBOLS_H
 #define FLAMEKIT_SYMBOLIZE_PROCESS_SYMBOLS_H
 
+#include <libelf.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct process_symbols;
@@ -28,6 +50,52 @@ struct process_symbols;
 struct process_symbols *process_symbols__new(void);
 void process_symbols__free(struct process_symbols *ps);
 void process_symbols__add(struct process_symbols *ps, uint32_t pid);
+/* Names from /tmp/perf-PID.map (JIT code) end in _[j] from now on, as
+ * kernel frames end in _[k] (record -a), for flamegraph --colors java/js. */
+void process_symbols__annotate_jit(struct process_symbols *ps, bool on);
+
+/* Events, each with its CLOCK_MONOTONIC time in ns. dev is major << 32 |
+ * minor; path as the kernel names the mapping ("/usr/lib/...", "[vdso]",
+ * "//anon"). Only executable mappings are expected. */
+void process_symbols__mmap(struct process_symbols *ps, uint32_t pid, uint64_t start,
+			   uint64_t len, uint64_t offset, uint64_t dev, uint64_t inode,
+			   const char *path, uint64_t time);
+void process_symbols__exec(struct process_symbols *ps, uint32_t pid, uint64_t time);
+void process_symbols__fork(struct process_symbols *ps, uint32_t pid, uint32_t parent_pid,
+			   uint64_t time);
+
+/* The name of addr at time (UINT64_MAX: as the process is now, or was last). */
+const char *process_symbols__name_at(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+				     uint64_t time);
 const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint64_t addr);
+
+/* A binary as a process mapped it, for an unwinder: addresses in
+ * [start, end) (this mapping) are the binary's own addresses plus bias. fd and elf are
+ * the process_symbols' (do not close them); key is the same for the same
+ * binary in every process. */
+struct process_module {
+	int fd;
+	Elf *elf;
+	const char *path;
+	uint64_t start, end, bias;
+	uint64_t low, high;         /* where the whole image lies (all its segments) */
+	const void *key;
+};
+
+/* Tells that addr ran at time: if it is JIT code (anonymous memory) not yet
+ * in pid's perf map, the map is read again now, while the process (which
+ * may remove it as it exits) is alive. */
+void process_symbols__see_code(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+			       uint64_t time);
+/* Whether addr was in an executable mapping of pid (a file's or anonymous) at time. */
+bool process_symbols__mapped(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+			     uint64_t time);
+/* Changes whenever pid's mappings do (mmap, exec, fork). */
+uint64_t process_symbols__generation(struct process_symbols *ps, uint32_t pid);
+bool process_symbols__module_at(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+				uint64_t time, struct process_module *out);
+/* Every readable binary pid had mapped at time, once each; caller frees *modules. */
+size_t process_symbols__modules(struct process_symbols *ps, uint32_t pid, uint64_t time,
+				struct process_module **modules);
 
 #endif

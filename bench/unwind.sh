@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# bench/unwind.sh — flamekit record's default unwinding against perf's
+# DWARF unwinding, in the same run, on a workload without frame pointers
+# (tests/workload/fk-nofp.c, cc -O2 -fomit-frame-pointer: main > top_level >
+# mid_a > mid_b > leaf_hot), one per CPU, sampled at HZ (997) on every CPU
+# for RUN_SECONDS (10):
+#
+#   CPU       the profiler's own user+sys seconds: flamekit record; perf record
+#             --call-graph dwarf plus `perf script | flamekit collapse perf`
+#             (perf unwinds in perf script); median of REPS (3) recordings
+#   RSS       peak resident set of the recording (perf: the larger of record
+#             and script), median of the REPS
+#   slowdown  wall time of a fixed amount of work (one workload per CPU) while
+#             the profiler samples, over the same work unprofiled (medians)
+#   chain     share of the workload's samples whose user stack is the whole
+#             chain _start;...;main;top_level;mid_a;mid_b;leaf_hot
+#   lost      samples the tool says it lost
+#
+# Needs root and perf (linux-perf).
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+HZ=${HZ:-997}
+RUN_SECONDS=${RUN_SECONDS:-10}
+REPS=${REPS:-3}
+export LC_ALL=C
+
+if [[ $(id -u) != 0 ]]; then
+	echo "bench/unwind.sh: needs root (BPF and perf events)" >&2
+	exit 2
+fi
+for tool in perf /usr/bin/time bc; do
+	command -v $tool > /dev/null || { echo "bench/unwind.sh: needs $tool" >&2; exit 2; }
+done
+work=$(mktemp -d /var/tmp/flamekit-bench-unwind.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cc -O2 -fomit-frame-pointer -o "$work/fk-nofp" "$TOP/tests/workload/fk-nofp.c" || exit 1
+cpus=$(nproc)
+export FLAMEKIT_CACHE_DIR=$work/cache
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# Runs one workload per CPU for $rounds rounds; prints the wall seconds.
+timed_work() {
+	local t0 t1 pids=()
+	t0=$(date +%s.%N)
+	for ((i = 0; i < cpus; i++)); do "$work/fk-nofp" 0 0 "$rounds" & pids+=($!); done
+	wait "${pids[@]}"
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l
+}
+
+# record TOOL SECONDS PREFIX: records every CPU; leaves PREFIX.folded and
+# PREFIX.cost ("cpu_seconds peak_rss_kb lost")
+record() {
+	local tool=$1 seconds=$2 prefix=$3 user sys rss puser psys prss lost
+	case $tool in
+	flamekit)
+		/usr/bin/time -f '%U %S %M' -o "$prefix.time" "$BUILD/flamekit" record -F "$HZ" -a \
+			-f -o "$prefix.folded" "$seconds" 2> "$prefix.err"
+		read -r user sys rss < "$prefix.time"
+		lost=$(sed -n 's/.* \([0-9]*\) lost$/\1/p' "$prefix.err")
+		echo "$(echo "$user + $sys" | bc -l) $rss ${lost:-?}" > "$prefix.cost"
+		;;
+	perf)
+		/usr/bin/time -f '%U %S %M' -o "$prefix.time" perf record -F "$HZ" -a --call-graph dwarf \
+			-o "$prefix.data" -- sleep "$seconds" > /dev/null 2> "$prefix.err"
+		read -r user sys rss < "$prefix.time"
+		/usr/bin/time -f '%U %S %M' -o "$prefix.post" sh -c "perf script -i '$prefix.data' \
+			2> /dev/null | '$BUILD/flamekit' collapse perf > '$prefix.folded'"
+		read -r puser psys prss < "$prefix.post"
+		(( prss > rss )) && rss=$prss
+		lost=$(perf report -i "$prefix.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { print n + 0 }')
+		echo "$(echo "$user + $sys + $puser + $psys" | bc -l) $rss $lost" > "$prefix.cost"
+		;;
+	esac
+}
+
+# share of fk-nofp's samples with the whole chain (user frames only)
+chain_share() {
+	awk '/^fk-nofp;/ { n = $NF; t += n
+		if ($0 ~ /^fk-nofp;_start;__libc_start_main[^;]*;__libc_start_call_main;main;top_level;mid_a;mid_b;leaf_hot( |;)/) g += n }
+		END { if (t) printf "%.1f", 100 * g / t; else print "?" }' "$1"
+}
+
+# A fixed amount of work that takes about 4 s unprofiled.
+rounds=1000
+t=$(timed_work)
+rounds=$(echo "$rounds * 4 / $t" | bc)
+base=$(for _ in $(seq "$REPS"); do timed_work; done | median)
+
+echo "flamekit record unwinding benchmark: $HZ Hz, $cpus CPUs, $RUN_SECONDS s recordings, $REPS runs each, $(uname -r)"
+printf '%-10s %8s %8s %9s %8s %6s\n' tool CPU_s RSS_MB slowdown chain lost
+for tool in flamekit perf; do
+	costs=() shares=()
+	for rep in $(seq "$REPS"); do
+		prefix=$work/$tool.$rep
+		for ((i = 0; i < cpus; i++)); do "$work/fk-nofp" $((RUN_SECONDS + 2)) & done
+		sleep 0.5
+		record "$tool" "$RUN_SECONDS" "$prefix"
+		wait
+		shares+=("$(chain_share "$prefix.folded")")
+	done
+	cpu=$(for rep in $(seq "$REPS"); do awk '{ print $1 }' "$work/$tool.$rep.cost"; done | median)
+	rss=$(for rep in $(seq "$REPS"); do awk '{ print $2 }' "$work/$tool.$rep.cost"; done | median)
+	lost=$(for rep in $(seq "$REPS"); do awk '{ print $3 }' "$work/$tool.$rep.cost"; done | median)
+	share=$(printf '%s\n' "${shares[@]}" | median)
+
+	# overhead: the same work while the tool samples every CPU
+	slows=()
+	for rep in $(seq "$REPS"); do
+		case $tool in
+		flamekit) "$BUILD/flamekit" record -F "$HZ" -a -f -o "$work/slow.folded" 3600 2> /dev/null & ;;
+		perf) perf record -F "$HZ" -a --call-graph dwarf -o "$work/slow.data" > /dev/null 2>&1 & ;;
+		esac
+		profiler=$!
+		sleep 1.5
+		slows+=("$(timed_work)")
+		kill -INT "$profiler" 2> /dev/null; wait "$profiler" 2> /dev/null
+	done
+	slow=$(printf '%s\n' "${slows[@]}" | median)
+	printf '%-10s %8.2f %8.1f %8.3fx %8s %6s\n' "$tool" "$cpu" "$(echo "$rss / 1024" | bc -l)" \
+		"$(echo "$slow / $base" | bc -l)" "$share" "$lost"
+done

@@ -1,0 +1,473 @@
+#include "user_unwinder.h"
+
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/index_table.h"
+#include "../lib/xalloc.h"
+
+/* Cache slots: a direct-mapped table, a newer walk replaces an older one. */
+#define CACHE_SLOTS 4096
+/* Frames kept per stack: a recursion 250 deep and some. */
+#define MAX_FRAMES 1024
+
+/* A binary as reported to a Dwfl, at its bias. */
+struct reported_module {
+	const void *key;
+	uint64_t bias;
+};
+
+struct unwind_process {
+	uint32_t pid;
+	Dwfl *dwfl;
+	uint64_t generation;        /* of the mappings its modules were reported from */
+	bool reported, attached;
+	struct reported_module *modules;
+	size_t module_count, module_cap;
+};
+
+/* A stack word a walk read, as an offset from sp. */
+struct stack_read {
+	uint32_t offset;
+	uint64_t value;
+};
+
+struct cache_entry {
+	uint32_t pid;
+	uint64_t generation, pc, sp;
+	struct stack_read *reads;
+	size_t read_count;
+	uint64_t *pcs;
+	size_t pc_count;
+	const char *stopped_in;     /* see user_unwinder__stops() */
+	bool used;
+};
+
+struct user_unwinder {
+	struct process_symbols *ps;
+	struct unwind_process **processes;
+	size_t process_count, process_cap;
+	struct index_table process_index;
+
+	/* the walk under way */
+	const struct unwind_input *input;
+	struct stack_read *reads;
+	size_t read_count, read_cap;
+	bool read_failed;           /* it read just past the copy: more would help */
+	uint64_t read_end;          /* past the highest stack word read */
+	uint64_t *pcs;
+	size_t pc_count, pc_max;
+
+	struct cache_entry *cache;
+	struct user_unwinder_stats stats;
+	struct unwind_stop *stops;
+	size_t stop_count, stop_cap;
+};
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+static uint64_t process_hash_of(const void *items, size_t index)
+{
+	return mix64(((struct unwind_process *const *)items)[index]->pid);
+}
+
+/* A module's ELF when libdwfl first needs it (its unwind table): the one
+ * process_symbols has open, shared (libelf counts the references: each
+ * Dwfl's elf_end() drops one), so a binary mapped by a hundred processes is
+ * mapped into flamekit once. Binaries no stack passes through stay unread. */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
+		    char **file_name, Elf **elf)
+{
+	(void)mod, (void)name, (void)base;
+	*file_name = NULL;
+	*elf = *userdata ? elf_begin(-1, ELF_C_READ_MMAP, *userdata) : NULL;
+	return -1;
+}
+
+static bool has_section(Elf *elf, const char *name)
+{
+	size_t strings;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	if (elf_getshdrstrndx(elf, &strings) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n = gelf_getshdr(scn, &shdr) ? elf_strptr(elf, strings, shdr.sh_name) : NULL;
+		if (n && strcmp(n, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * .debug_frame, from the binary or its separate debug file (.gnu_debuglink,
+ * /usr/lib/debug/.build-id), only for binaries without .eh_frame: libdwfl
+ * turns to it whenever a step fails (at a stack's copied end too), and
+ * reading one means inflating and indexing all of it.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *name,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+
+	if (elf && has_section(elf, ".eh_frame"))
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, name, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = find_elf,
+	.find_debuginfo = find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
+{
+	struct user_unwinder *u = arg;
+	(void)dwfl;
+	if (*thread_arg)
+		return 0;
+	*thread_arg = u;
+	return u->input->tid ? (pid_t)u->input->tid : (pid_t)u->input->pid;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
+{
+	(void)dwfl, (void)tid;
+	*thread_arg = arg;
+	return true;
+}
+
+/* Memory is the copied stack; anything else ends the walk. */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct user_unwinder *u = arg;
+	const struct unwind_input *in = u->input;
+	uint64_t sp = in->regs[7];
+	(void)dwfl;
+
+	if (addr < sp || addr - sp > in->stack_size || in->stack_size - (addr - sp) < 8) {
+		/* above the copy, within what a copy can hold: the stack goes on
+		 * (a read far off is a guess through garbage, as the frame-pointer
+		 * fallback makes one; no copy would answer it) */
+		if (addr >= sp && addr - sp < USER_UNWINDER_MAX_COPY + 4096)
+			u->read_failed = true;
+		return false;
+	}
+	uint64_t value;
+	memcpy(&value, in->stack + (addr - sp), sizeof(value));
+	*result = value;
+	if (addr + 8 > u->read_end)
+		u->read_end = addr + 8;
+	u->reads = fk_grow(u->reads, &u->read_cap, u->read_count + 1, sizeof(*u->reads));
+	u->reads[u->read_count++] = (struct stack_read){ (uint32_t)(addr - sp), value };
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct user_unwinder *u = arg;
+	Dwarf_Word regs[USER_UNWINDER_REGS];
+
+	for (int i = 0; i < USER_UNWINDER_REGS; i++)
+		regs[i] = u->input->regs[i];
+	return dwfl_thread_state_registers(thread, 0, USER_UNWINDER_REGS, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+struct user_unwinder *user_unwinder__new(struct process_symbols *ps)
+{
+	struct user_unwinder *u = fk_calloc(1, sizeof(*u));
+
+	u->ps = ps;
+	index_table__init(&u->process_index, 64);
+	u->cache = fk_calloc(CACHE_SLOTS, sizeof(*u->cache));
+	u->pcs = fk_calloc(MAX_FRAMES, sizeof(*u->pcs));
+	return u;
+}
+
+#define STOPPED_AT_COPY_END "[the 64 KB copied]"
+
+/* Counts a sample whose walk stopped early in `where` (NULL: it did not). */
+static void count_stop(struct user_unwinder *u, const char *where)
+{
+	if (!where)
+		return;
+	for (size_t i = 0; i < u->stop_count; i++)
+		if (u->stops[i].binary == where || strcmp(u->stops[i].binary, where) == 0) {
+			u->stops[i].samples++;
+			return;
+		}
+	u->stops = fk_grow(u->stops, &u->stop_cap, u->stop_count + 1, sizeof(*u->stops));
+	u->stops[u->stop_count++] = (struct unwind_stop){ where, 1 };
+}
+
+size_t user_unwinder__stops(const struct user_unwinder *u, const struct unwind_stop **stops)
+{
+	*stops = u->stops;
+	return u->stop_count;
+}
+
+static void cache_entry__clear(struct cache_entry *e)
+{
+	free(e->reads);
+	free(e->pcs);
+	memset(e, 0, sizeof(*e));
+}
+
+void user_unwinder__free(struct user_unwinder *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < u->process_count; i++) {
+		if (u->processes[i]->dwfl)
+			dwfl_end(u->processes[i]->dwfl);
+		free(u->processes[i]->modules);
+		free(u->processes[i]);
+	}
+	free(u->processes);
+	index_table__release(&u->process_index);
+	for (size_t i = 0; i < CACHE_SLOTS; i++)
+		cache_entry__clear(&u->cache[i]);
+	free(u->cache);
+	free(u->reads);
+	free(u->pcs);
+	free(u->stops);
+	free(u);
+}
+
+static struct unwind_process *process_for(struct user_unwinder *u, uint32_t pid)
+{
+	size_t slot = index_table__first(&u->process_index, mix64(pid));
+	for (uint32_t at; (at = u->process_index.slots[slot]) != 0;
+	     slot = index_table__next(&u->process_index, slot))
+		if (u->processes[at - 1]->pid == pid)
+			return u->processes[at - 1];
+	struct unwind_process *p = fk_calloc(1, sizeof(*p));
+	p->pid = pid;
+	u->processes = fk_grow(u->processes, &u->process_cap, u->process_count + 1,
+			       sizeof(*u->processes));
+	u->processes[u->process_count] = p;
+	index_table__insert(&u->process_index, slot, u->process_count++, process_hash_of,
+			    u->processes);
+	return p;
+}
+
+static void process__drop_dwfl(struct unwind_process *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->reported = p->attached = false;
+	p->module_count = 0;
+}
+
+void user_unwinder__forget(struct user_unwinder *u, uint32_t pid)
+{
+	process__drop_dwfl(process_for(u, pid));
+}
+
+static bool process__has_module(const struct unwind_process *p, const struct process_module *m)
+{
+	for (size_t i = 0; i < p->module_count; i++)
+		if (p->modules[i].key == m->key && p->modules[i].bias == m->bias)
+			return true;
+	return false;
+}
+
+static bool modules_include(const struct process_module *modules, size_t count,
+			    const struct reported_module *r)
+{
+	for (size_t i = 0; i < count; i++)
+		if (modules[i].key == r->key && modules[i].bias == r->bias)
+			return true;
+	return false;
+}
+
+/*
+ * Brings the Dwfl's modules up to the binaries pid has mapped. A
+ * module cannot be reported twice (libdwfl opens the file anew and calls
+ * that an overlap), so new binaries are added to what is there; when one
+ * reported has gone (unmapped, or an exec), the Dwfl is built again.
+ */
+static bool process__report(struct user_unwinder *u, struct unwind_process *p)
+{
+	uint64_t generation = process_symbols__generation(u->ps, p->pid);
+
+	if (p->reported && p->generation == generation)
+		return p->attached;
+	struct process_module *modules;
+	/* as the process is now: samples may be older than the last mapping
+	 * learnt, and a module reported early is harmless */
+	size_t count = process_symbols__modules(u->ps, p->pid, UINT64_MAX, &modules);
+	for (size_t i = 0; i < p->module_count; i++)
+		if (!modules_include(modules, count, &p->modules[i])) {
+			process__drop_dwfl(p);
+			break;
+		}
+	if (!p->dwfl)
+		p->dwfl = dwfl_begin(&dwfl_callbacks);
+	if (!p->dwfl) {
+		free(modules);
+		return false;
+	}
+	dwfl_report_begin_add(p->dwfl);
+	for (size_t i = 0; i < count; i++) {
+		if (process__has_module(p, &modules[i]))
+			continue;
+		/* its range only: the ELF is read when a stack passes through */
+		const char *base = strrchr(modules[i].path, '/');
+		Dwfl_Module *mod = dwfl_report_module(p->dwfl, base ? base + 1 : modules[i].path,
+						      modules[i].low, modules[i].high);
+		void **userdata;
+		if (!mod || !dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
+			continue;
+		*userdata = modules[i].elf;
+		p->modules = fk_grow(p->modules, &p->module_cap, p->module_count + 1,
+				     sizeof(*p->modules));
+		p->modules[p->module_count++] = (struct reported_module){ modules[i].key,
+									  modules[i].bias };
+	}
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	free(modules);
+	p->reported = true;
+	p->generation = generation;
+	if (!p->attached && p->module_count > 0)
+		p->attached = dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid, &thread_callbacks, u);
+	return p->attached;
+}
+
+static int on_frame(Dwfl_Frame *state, void *arg)
+{
+	struct user_unwinder *u = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	/* a return address is after the call: name the call's function */
+	if (!activation && pc > 0)
+		pc--;
+	u->pcs[u->pc_count++] = pc;
+	return u->pc_count < u->pc_max ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+static bool cache_entry__matches(const struct cache_entry *e, const struct unwind_input *in,
+				 uint64_t generation)
+{
+	if (!e->used || e->pid != in->pid || e->generation != generation ||
+	    e->pc != in->regs[16] || e->sp != in->regs[7])
+		return false;
+	for (size_t i = 0; i < e->read_count; i++) {
+		uint64_t value;
+		if (in->stack_size < 8 || e->reads[i].offset > in->stack_size - 8)
+			return false;
+		memcpy(&value, in->stack + e->reads[i].offset, sizeof(value));
+		if (value != e->reads[i].value)
+			return false;
+	}
+	return true;
+}
+
+size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input *in,
+			     uint64_t *pcs, size_t max, uint64_t *stack_end)
+{
+	uint64_t generation = process_symbols__generation(u->ps, in->pid);
+	uint64_t key = mix64(mix64(in->pid ^ generation << 32) ^ in->regs[16] * 31 ^ in->regs[7]);
+	struct cache_entry *e = &u->cache[key & (CACHE_SLOTS - 1)];
+
+	if (max == 0)
+		return 0;
+	if (cache_entry__matches(e, in, generation)) {
+		size_t n = e->pc_count < max ? e->pc_count : max;
+		memcpy(pcs, e->pcs, n * sizeof(*pcs));
+		u->stats.cached++;
+		*stack_end = UINT64_MAX;  /* as it was */
+		count_stop(u, e->stopped_in);
+		return n;
+	}
+
+	struct unwind_process *p = process_for(u, in->pid);
+	u->input = in;
+	u->read_count = 0;
+	u->read_failed = false;
+	u->read_end = 0;
+	u->pc_count = 0;
+	u->pc_max = max < MAX_FRAMES ? max : MAX_FRAMES;
+	int walked = -1;
+	if (process__report(u, p))
+		walked = dwfl_getthread_frames(p->dwfl, in->tid ? (pid_t)in->tid : (pid_t)in->pid,
+					       on_frame, u);
+	u->stats.walks++;
+	/* where a walk that did not reach the stack's root (an outermost frame
+	 * whose return address is undefined, as _start's and clone's are) gave up */
+	const char *stopped_in = NULL;
+	struct process_module module;
+	if (walked != 0 && u->pc_count > 0 && u->pc_count < u->pc_max)
+		stopped_in = u->read_failed && in->stack_size >= USER_UNWINDER_MAX_COPY ?
+			STOPPED_AT_COPY_END :
+			process_symbols__module_at(u->ps, in->pid, u->pcs[u->pc_count - 1], in->time,
+						   &module) ? module.path : "[jit]";
+	count_stop(u, stopped_in);
+	/* no module there, or no Dwfl: the pc alone, if it was mapped at all (a
+	 * sample in execve has the old program's registers and the new
+	 * program's address space: no user stack, as perf shows it) */
+	if (u->pc_count == 0 && process_symbols__mapped(u->ps, in->pid, in->regs[16], in->time))
+		u->pcs[u->pc_count++] = in->regs[16];
+	memcpy(pcs, u->pcs, u->pc_count * sizeof(*pcs));
+	for (size_t i = 0; i < u->pc_count; i++)
+		process_symbols__see_code(u->ps, in->pid, u->pcs[i], in->time);
+
+	/* where the stack ends, for the next copy: past the last word read by a
+	 * walk that got as far as it could (to the root, or to a frame it cannot
+	 * step over: more stack would not take it further), at least a page above
+	 * sp; unknown (0) when it wanted more than the copy held */
+	uint64_t end = u->read_end > in->regs[7] + 4096 ? u->read_end : in->regs[7] + 4096;
+	*stack_end = u->read_failed ? 0 : process__report(u, p) ? (end + 15) & ~15ULL : UINT64_MAX;
+	/* a walk that read past the copy may go further with more: not kept */
+	if (!u->read_failed) {
+		cache_entry__clear(e);
+		e->used = true;
+		e->pid = in->pid;
+		e->generation = generation;
+		e->pc = in->regs[16];
+		e->sp = in->regs[7];
+		e->reads = fk_malloc((u->read_count + 1) * sizeof(*e->reads));
+		if (u->read_count)
+			memcpy(e->reads, u->reads, u->read_count * sizeof(*e->reads));
+		e->read_count = u->read_count;
+		e->stopped_in = stopped_in;
+		e->pcs = fk_malloc((u->pc_count + 1) * sizeof(*e->pcs));
+		if (u->pc_count)
+			memcpy(e->pcs, u->pcs, u->pc_count * sizeof(*e->pcs));
+		e->pc_count = u->pc_count;
+	}
+	u->input = NULL;
+	return u->pc_count;
+}
+
+void user_unwinder__stats(const struct user_unwinder *u, struct user_unwinder_stats *stats)
+{
+	*stats = u->stats;
+}

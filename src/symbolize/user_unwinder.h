@@ -1,0 +1,78 @@
+/*
+ * User stacks unwound from copies (record --unwind=dwarf): the sampler hands
+ * over a thread's user registers and the top of its stack as they were at
+ * the sample, and this walks the frames with libdwfl's unwinder, from each
+ * binary's unwind tables (.eh_frame, or .debug_frame in the binary or its
+ * separate debug file), as perf's libdw unwinder does.
+ *
+ * Each process gets one Dwfl whose modules are the binaries it had mapped
+ * (process_symbols.h gives them, as at the sample's time), attached with
+ * our own thread callbacks: the registers come from the sample, memory
+ * reads from the copied stack (an address outside it ends the walk there).
+ *
+ * A repeated stack costs little: the result of each walk is kept under
+ * (pid, pc, sp) with every stack word the walk read; a later sample with
+ * the same pc and sp whose stack holds the same words at those places
+ * unwinds to the same frames (the walk is a function of what it read), and
+ * is answered from the cache without walking.
+ *
+ *	struct user_unwinder *u = user_unwinder__new(ps);
+ *	size_t n = user_unwinder__unwind(u, &input, pcs, max, &end);  // leaf first
+ *	user_unwinder__forget(u, pid);                            // it exited
+ *	user_unwinder__free(u);
+ *
+ * The frames are addresses (a return address less one, so that it lies in
+ * the call's function), for process_symbols__name_at() with the sample's
+ * time: names are looked up once per distinct stack, at the end, not per
+ * sample. The unwinder keeps a pointer to ps, which must outlive it.
+ * x86-64 only.
+ */
+#ifndef FLAMEKIT_SYMBOLIZE_USER_UNWINDER_H
+#define FLAMEKIT_SYMBOLIZE_USER_UNWINDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "process_symbols.h"
+
+#define USER_UNWINDER_REGS 17   /* x86-64 DWARF registers 0-16; 7 is sp, 16 the pc */
+#define USER_UNWINDER_MAX_COPY 65536  /* the most of a stack the sampler copies */
+
+struct unwind_input {
+	uint32_t pid, tid;
+	uint64_t time;              /* CLOCK_MONOTONIC ns, for the mappings of the time */
+	const uint64_t *regs;       /* USER_UNWINDER_REGS of them */
+	const uint8_t *stack;       /* stack_size bytes from regs[7] up */
+	size_t stack_size;
+};
+
+struct user_unwinder_stats {
+	uint64_t walks;             /* stacks unwound by libdwfl */
+	uint64_t cached;            /* stacks answered from the cache */
+};
+
+/* Samples whose walk stopped before the stack's root, by where: a binary's
+ * path (no unwind entry there), "[jit]" (code outside any binary), or "[the
+ * 64 KB copied]" (the stack went on beyond the copy). */
+struct unwind_stop {
+	const char *binary;         /* valid as long as the process_symbols */
+	uint64_t samples;
+};
+
+struct user_unwinder;
+
+struct user_unwinder *user_unwinder__new(struct process_symbols *ps);
+void user_unwinder__free(struct user_unwinder *u);
+/* Writes the addresses of at most max frames, leaf first; returns how many.
+ * *stack_end: where this thread's stack ends as far as the walk could tell
+ * (copies of later samples need go no further), 0 when the walk wanted more
+ * than the copy held, UINT64_MAX when it tells nothing new. */
+size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input *in,
+			     uint64_t *pcs, size_t max, uint64_t *stack_end);
+/* Lets go of pid's Dwfl (the process exited). */
+void user_unwinder__forget(struct user_unwinder *u, uint32_t pid);
+void user_unwinder__stats(const struct user_unwinder *u, struct user_unwinder_stats *stats);
+/* Where walks stopped early so far: *stops valid until the next unwind. */
+size_t user_unwinder__stops(const struct user_unwinder *u, const struct unwind_stop **stops);
+
+#endif

@@ -1,0 +1,1 @@
+flamekit record --unwind=frames 1

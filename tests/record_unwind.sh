@@ -1,0 +1,269 @@
+# The tests of `flamekit record`'s unwinding without frame pointers and of
+# its mapping history: sourced by tests/run.sh (uses its pass/fail/skip/
+# wanted, $BUILD, $TOP, $SCRATCH). Root only, like tests/record.sh; they
+# also need perf (linux-perf), whose `perf record --call-graph dwarf` is
+# the reference: each workload is recorded by both, with default options,
+# and at least 90% of flamekit's samples must have a user stack that perf
+# also saw, root to leaf, and flamekit must not see the workload's whole
+# chain less often than perf does.
+#
+# Workloads (tests/workload/): fk-nofp (cc -O2 -fomit-frame-pointer, a
+# known chain, and a recursion 250 deep), fk-dlopen (loads libfk-late.so,
+# built without -g, a second after it starts), a loop of processes that
+# live 50 ms, and Debian's own perl and python3.
+
+unwind_dir=$SCRATCH/record-unwind
+
+# User stacks of a folded file, one "count chain" per line: kernel frames
+# (marked _[k]) dropped, "[anything]" frames as "[?]" (perf names an
+# unknown frame by its binary), symbol versions ("@@GLIBC_2.34") dropped.
+unwind_user_stacks() { # comm folded
+	awk -v c="$1" '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); if (f[1] != c) next
+		s = f[1]; for (i = 2; i <= k; i++) if (f[i] !~ /_\[k\]$/) s = s ";" f[i]; print n, s }' "$2" |
+		sed -e 's/@[^; ]*//g' -e 's/;\[[^;]*\]/;[?]/g'
+}
+
+# perf's stacks of a perf.data as folded, kernel frames marked (weighed
+# by the samples' periods, as stackcollapse-perf.pl weighs them: at a fixed
+# frequency, in proportion to the samples).
+unwind_perf_folded() { # perf.data out
+	perf script --no-inline -i "$1" 2> /dev/null | "$BUILD/flamekit" collapse perf --all \
+		> "$2" 2> /dev/null
+}
+
+# Share (percent) of flamekit's COMM samples whose user stack perf also has.
+unwind_share_in_perf() { # comm flamekit.folded perf.folded
+	unwind_user_stacks "$1" "$3" | cut -d' ' -f2- | sort -u > "$unwind_dir/perf.stacks"
+	unwind_user_stacks "$1" "$2" | awk 'NR == FNR { ok[$0] = 1; next }
+		{ n = $1; $1 = ""; sub(/^ /, ""); t += n; if ($0 in ok) g += n }
+		END { if (t) printf "%.1f\n", 100 * g / t; else print "none" }' "$unwind_dir/perf.stacks" -
+}
+
+# Share (percent) of COMM's samples whose user stack matches REGEX, among
+# those that match WITHIN (default: all).
+unwind_share_matching() { # comm regex folded [within]
+	unwind_user_stacks "$1" "$3" | awk -v re="$2" -v within="${4:-.}" '{ n = $1; $1 = ""
+		sub(/^ /, ""); if ($0 !~ within) next; t += n; if ($0 ~ re) g += n }
+		END { if (t) printf "%.1f\n", 100 * g / t; else print "none" }'
+}
+
+# Records COMMAND with flamekit (default options, -a to mark kernel frames)
+# into NAME.folded and with perf into NAME.perf.folded.
+unwind_record_both() { # id name command...
+	local id=$1 name=$2; shift 2
+	if ! "$BUILD/flamekit" record -F 997 -a -f -- "$@" > "$unwind_dir/$name.folded" \
+		2> "$unwind_dir/$name.err"; then
+		fail "$id" "flamekit record exited $?: $(tail -n 2 "$unwind_dir/$name.err" | tr '\n' ' ')"
+		return 1
+	fi
+	# perf again when its run was a bad one (on a loaded machine it can lose
+	# most of its data): the reference must be perf at its best
+	local try whole
+	for try in 1 2; do
+		if ! perf record -F 997 --call-graph dwarf -o "$unwind_dir/$name.data" -- "$@" \
+			> /dev/null 2> "$unwind_dir/$name.perf.err"; then
+			fail "$id" "perf record exited $?: $(tail -n 2 "$unwind_dir/$name.perf.err" | tr '\n' ' ')"
+			return 1
+		fi
+		unwind_perf_folded "$unwind_dir/$name.data" "$unwind_dir/$name.perf.folded"
+		whole=$(awk '{ n = $NF; t += n; if ($0 ~ /^[^;]*;_start;/) g += n }
+			END { print (t && g * 2 >= t) ? "yes" : "no" }' "$unwind_dir/$name.perf.folded")
+		[[ $whole == yes ]] && break
+	done
+	return 0
+}
+
+# Passes when >= 90% of flamekit's samples are stacks perf saw too and
+# flamekit has the whole CHAIN (a regex) at least as often as perf (less 3),
+# among the samples that match WITHIN (e.g. the chain's leaf; default all:
+# the two runs split their time between phases a little differently).
+unwind_check() { # id comm name chain [within]
+	local in_perf ours theirs
+	in_perf=$(unwind_share_in_perf "$2" "$unwind_dir/$3.folded" "$unwind_dir/$3.perf.folded")
+	ours=$(unwind_share_matching "$2" "$4" "$unwind_dir/$3.folded" "${5:-}")
+	theirs=$(unwind_share_matching "$2" "$4" "$unwind_dir/$3.perf.folded" "${5:-}")
+	if [[ $in_perf == none || $ours == none ]]; then
+		fail "$1" "no $2 samples ($(tail -n 1 "$unwind_dir/$3.err"))"
+	elif awk -v a="$in_perf" -v o="$ours" -v t="${theirs/none/0}" 'BEGIN { exit !(a >= 90 && o >= t - 3) }'; then
+		pass "$1"
+	else
+		fail "$1" "$in_perf% of flamekit's stacks are perf's; the whole chain in $ours% (perf: $theirs%): $(unwind_user_stacks "$2" "$unwind_dir/$3.folded" | sort -nr | head -n 2 | cut -c1-200 | tr '\n' '|')"
+	fi
+}
+
+record_unwind_tests() {
+	local id any=
+	for id in record/unwind-{nofp,fp,dlopen,short,deep,perl,python,debuglink,minidebuginfo,jit,missing}; do
+		wanted "$id" && any=1
+	done
+	[[ -n $any ]] || return 0
+	if [[ $(id -u) != 0 ]]; then
+		skip record/unwind "record needs root (CI runs as root)"
+		return 0
+	fi
+	if ! command -v perf > /dev/null || ! perf record -o /dev/null -- true > /dev/null 2>&1; then
+		skip record/unwind "no working perf to compare with (apt-get install linux-perf)"
+		return 0
+	fi
+	mkdir -p "$unwind_dir" && chmod 755 "$SCRATCH" "$unwind_dir"
+	local w=$TOP/tests/workload
+	if ! cc -O2 -fomit-frame-pointer -o "$unwind_dir/fk-nofp" "$w/fk-nofp.c" ||
+		! cc -O2 -fomit-frame-pointer -o "$unwind_dir/fk-dlopen" "$w/fk-dlopen.c" ||
+		! cc -O2 -fomit-frame-pointer -shared -fPIC -o "$unwind_dir/libfk-late.so" "$w/fk-late.c"; then
+		fail record/unwind-workloads "cannot build tests/workload/fk-nofp.c, fk-dlopen.c, fk-late.c"
+		return 0
+	fi
+	if ! "$BUILD/flamekit" record -f 0.2 > /dev/null 2> "$unwind_dir/probe"; then
+		skip record/unwind "BPF sampling does not work here: $(grep -m1 flamekit: "$unwind_dir/probe")"
+		return 0
+	fi
+	export FLAMEKIT_CACHE_DIR=$unwind_dir/cache
+	local libc_root='^fk-[a-z]*;_start;__libc_start_main;__libc_start_call_main;main'
+
+	# a program without frame pointers: the whole chain, libc's frames too
+	if wanted record/unwind-nofp && unwind_record_both record/unwind-nofp nofp "$unwind_dir/fk-nofp" 2; then
+		unwind_check record/unwind-nofp fk-nofp nofp "$libc_root;top_level;mid_a;mid_b;leaf_hot\$" ';leaf_hot$'
+	fi
+	# ... which frame pointers alone cannot walk (so the test above proves the unwinding)
+	wanted record/unwind-fp && { "$unwind_dir/fk-nofp" 2 & local nofp_pid=$!; sleep 0.2; }
+	if ! wanted record/unwind-fp; then
+		:
+	elif "$BUILD/flamekit" record --unwind=fp -F 997 -a -f -p "$nofp_pid" 1 > "$unwind_dir/fp.folded" \
+		2> "$unwind_dir/fp.err"; then
+		local fp_share; fp_share=$(unwind_share_matching fk-nofp "$libc_root;top_level;mid_a;mid_b;leaf_hot\$" "$unwind_dir/fp.folded")
+		if [[ $fp_share == 0.0 ]]; then pass record/unwind-fp; else
+			fail record/unwind-fp "--unwind=fp walked the chain in $fp_share% of fk-nofp's samples"; fi
+	else
+		fail record/unwind-fp "$(tail -n 1 "$unwind_dir/fp.err")"
+	fi
+	wanted record/unwind-fp && wait "$nofp_pid"
+
+	# a library loaded a second after the start, without -g
+	if wanted record/unwind-dlopen && unwind_record_both record/unwind-dlopen dlopen "$unwind_dir/fk-dlopen" "$unwind_dir/libfk-late.so" 2.5 1; then
+		unwind_check record/unwind-dlopen fk-dlopen dlopen "$libc_root;late_hot;late_leaf\$" ';late_leaf$'
+		if grep -q ';late_hot;late_leaf' "$unwind_dir/dlopen.folded"; then pass record/unwind-dlopen-named; else
+			fail record/unwind-dlopen-named "no late_hot;late_leaf: $(head -c 300 "$unwind_dir/dlopen.folded")"; fi
+	fi
+
+	# processes that live 50 ms each
+	cp "$unwind_dir/fk-nofp" "$unwind_dir/fk-short"
+	if wanted record/unwind-short && unwind_record_both record/unwind-short short sh -c \
+		"for i in \$(seq 40); do '$unwind_dir/fk-short' 0.05; done"; then
+		unwind_check record/unwind-short fk-short short "$libc_root;top_level;mid_a;mid_b;leaf_hot\$" ';leaf_hot$'
+	fi
+
+	# deeper than perf's 8 KB copy and the kernel's 127 frames: whole
+	if ! wanted record/unwind-deep; then
+		:
+	elif "$BUILD/flamekit" record -F 997 -f -- "$unwind_dir/fk-nofp" 1.5 250 > "$unwind_dir/deep.folded" \
+		2> "$unwind_dir/deep.err"; then
+		local chain; chain=$(printf ';deep%.0s' {1..250})  # (mawk has no {250})
+		local deep; deep=$(unwind_share_matching fk-nofp "$libc_root$chain;leaf_hot\$" "$unwind_dir/deep.folded")
+		if awk -v s="$deep" 'BEGIN { exit !(s >= 90) }'; then pass record/unwind-deep; else
+			fail record/unwind-deep "the 250 frames whole in $deep% of the samples"; fi
+	else
+		fail record/unwind-deep "$(tail -n 1 "$unwind_dir/deep.err")"
+	fi
+
+	# Debian's own interpreters, built without frame pointers
+	if ! wanted record/unwind-perl; then
+		:
+	elif [[ -x /usr/bin/perl ]]; then
+		if unwind_record_both record/unwind-perl perl /usr/bin/perl -e \
+			'my ($x, $t) = (0, time); while (time - $t < 2) { $x += $_ for 1 .. 1000 }'; then
+			unwind_check record/unwind-perl perl perl '^perl;_start;__libc_start_main;__libc_start_call_main;main;perl_run;'
+		fi
+	else
+		skip record/unwind-perl "no /usr/bin/perl"
+	fi
+	local python; python=$(ls /usr/bin/python3.[0-9]* 2> /dev/null | grep -m1 -E 'python3\.[0-9]+$')
+	if ! wanted record/unwind-python; then
+		:
+	elif [[ -n $python ]]; then
+		if unwind_record_both record/unwind-python python "$python" -c \
+			'import time
+t = time.time()
+x = 0
+while time.time() - t < 2: x += sum(range(1000))'; then
+			unwind_check record/unwind-python "$(basename "$python")" python \
+				"^$(basename "$python");_start;__libc_start_main;__libc_start_call_main;Py_BytesMain;Py_RunMain;"
+		fi
+	else
+		skip record/unwind-python "no /usr/bin/python3.N"
+	fi
+
+	# JIT code named by /tmp/perf-PID.map: _[j] with -a (for --colors java/js)
+	if wanted record/unwind-jit && [[ $(uname -m) == x86_64 ]]; then
+		if cc -O2 -o "$unwind_dir/fk-jit" "$TOP/tests/workload/fk-jit.c" &&
+			"$BUILD/flamekit" record -a -F 997 -f -- "$unwind_dir/fk-jit" 1 > "$unwind_dir/jit.folded" 2> "$unwind_dir/jit.err" &&
+			"$BUILD/flamekit" record -F 997 -f -- "$unwind_dir/fk-jit" 1 > "$unwind_dir/jit-plain.folded" 2>> "$unwind_dir/jit.err"; then
+			if grep -q '^fk-jit;.*;jit_hot_\[j\] [0-9]*$' "$unwind_dir/jit.folded" &&
+				grep -q '^fk-jit;.*;jit_hot [0-9]*$' "$unwind_dir/jit-plain.folded" &&
+				! grep -q '_\[j\]' "$unwind_dir/jit-plain.folded"; then
+				pass record/unwind-jit
+			else
+				fail record/unwind-jit "-a: $(sort -k2 -nr "$unwind_dir/jit.folded" | head -n 1); without: $(sort -k2 -nr "$unwind_dir/jit-plain.folded" | head -n 1)"
+			fi
+		else
+			fail record/unwind-jit "$(tail -n 1 "$unwind_dir/jit.err")"
+		fi
+	fi
+
+	# stripped binaries: names from a .gnu_debuglink file beside it, or from
+	# MiniDebugInfo (.gnu_debugdata, xz) alone
+	if wanted record/unwind-debuglink || wanted record/unwind-minidebuginfo; then
+		unwind_stripped_tests
+	fi
+	unset FLAMEKIT_CACHE_DIR
+}
+
+unwind_stripped_tests() {
+	local d=$unwind_dir/stripped chain
+	mkdir -p "$d"
+	chain=';_start;__libc_start_main;__libc_start_call_main;main;top_level;mid_a;mid_b;leaf_hot$'
+	if ! cc -O2 -g -fomit-frame-pointer -Wl,--build-id=none -o "$d/fk-full" "$TOP/tests/workload/fk-nofp.c" ||
+		! command -v objcopy > /dev/null || ! command -v xz > /dev/null; then
+		skip record/unwind-debuglink "needs cc, objcopy (binutils) and xz"
+		return
+	fi
+	# .gnu_debuglink: no build id, so only the link finds the debug file
+	cp "$d/fk-full" "$d/fk-linked"
+	objcopy --only-keep-debug "$d/fk-linked" "$d/fk-linked.debug" &&
+		strip --strip-all "$d/fk-linked" &&
+		(cd "$d" && objcopy --add-gnu-debuglink=fk-linked.debug fk-linked)
+	# MiniDebugInfo: the symbol table, xz-compressed, in .gnu_debugdata
+	cp "$d/fk-full" "$d/fk-mini"
+	objcopy --only-keep-debug "$d/fk-mini" "$d/mini.debug" &&
+		objcopy --strip-debug "$d/mini.debug" "$d/mini.symtab" && xz -f "$d/mini.symtab" &&
+		strip --strip-all "$d/fk-mini" &&
+		objcopy --add-section .gnu_debugdata="$d/mini.symtab.xz" "$d/fk-mini"
+	# ... and one with neither: its frames say why, the end says what to do
+	if wanted record/unwind-missing; then
+		cp "$d/fk-full" "$d/fk-bare" && strip --strip-all "$d/fk-bare"
+		if "$BUILD/flamekit" record -F 997 -f -- "$d/fk-bare" 1 > "$d/bare.folded" 2> "$d/bare.err"; then
+			if grep -q '^fk-bare;\[unknown:no-symbols fk-bare\];__libc_start_main;__libc_start_call_main;\[unknown:no-symbols fk-bare\];' "$d/bare.folded" &&
+				grep -q '^flamekit: *[0-9.]*% of samples have frames in fk-bare without symbols: install its debug symbols' "$d/bare.err"; then
+				pass record/unwind-missing
+			else
+				fail record/unwind-missing "$(sort -k2 -nr "$d/bare.folded" | head -n 1 | cut -c1-200); $(grep -m1 'of samples' "$d/bare.err")"
+			fi
+		else
+			fail record/unwind-missing "$(tail -n 1 "$d/bare.err")"
+		fi
+	fi
+	local name
+	for name in linked mini; do
+		local id=record/unwind-debuglink
+		[[ $name == mini ]] && id=record/unwind-minidebuginfo
+		wanted "$id" || continue
+		if readelf -S "$d/fk-$name" | grep -q ' \.symtab'; then
+			fail "$id" "fk-$name still has a .symtab: the test would prove nothing"
+		elif "$BUILD/flamekit" record -F 997 -f -- "$d/fk-$name" 1 > "$d/$name.folded" 2> "$d/$name.err"; then
+			local share; share=$(unwind_share_matching "fk-$name" "^fk-$name$chain" "$d/$name.folded")
+			if awk -v s="$share" 'BEGIN { exit !(s >= 90) }'; then pass "$id"; else
+				fail "$id" "the named chain in $share% of the samples: $(sort -k2 -nr "$d/$name.folded" | head -n 1)"; fi
+		else
+			fail "$id" "$(tail -n 1 "$d/$name.err")"
+		fi
+	done
+}
