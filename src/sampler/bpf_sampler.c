@@ -19,6 +19,7 @@
 #include "record_task.skel.h"
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
+#include "online_cpus.h"
 
 /* The ring of copied stacks: 4 MB (mapped twice, so 8 MB of our resident
  * set, 4 MB of memory) holds some 350 ms of samples at 997 Hz on 2 busy
@@ -298,37 +299,6 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	}
 	*out = s;
 	return 0;
-}
-
-/* CPUs in /sys/devices/system/cpu/online ("0-3,6"); returns how many. */
-static size_t online_cpus(int **cpus)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	char text[4096];
-	size_t n = 0, cap = 0;
-
-	*cpus = NULL;
-	if (!f)
-		return 0;
-	if (!fgets(text, sizeof text, f))
-		text[0] = 0;
-	fclose(f);
-	for (char *p = text; *p && *p != '\n';) {
-		char *end;
-		long first = strtol(p, &end, 10), last = first;
-		if (end == p)
-			break;
-		if (*end == '-') {
-			p = end + 1;
-			last = strtol(p, &end, 10);
-		}
-		for (long cpu = first; cpu <= last && cpu < 1 << 20; cpu++) {
-			*cpus = fk_grow(*cpus, &cap, n + 1, sizeof(**cpus));
-			(*cpus)[n++] = (int)cpu;
-		}
-		p = *end == ',' ? end + 1 : end;
-	}
-	return n;
 }
 
 static int open_clock_event(unsigned frequency, uint64_t period, int cpu)

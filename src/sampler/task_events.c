@@ -13,6 +13,7 @@
 
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
+#include "online_cpus.h"
 
 /* 64 pages of records per CPU: some 2,000 mmaps between two reads. */
 #define RING_PAGES 64
@@ -32,40 +33,10 @@ struct task_events {
 	size_t record_cap;
 };
 
-static int online_cpu_list(int **cpus)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	char text[4096];
-	size_t n = 0, cap = 0;
-
-	*cpus = NULL;
-	if (!f)
-		return 0;
-	if (!fgets(text, sizeof text, f))
-		text[0] = 0;
-	fclose(f);
-	for (char *p = text; *p && *p != '\n';) {
-		char *end;
-		long first = strtol(p, &end, 10), last = first;
-		if (end == p)
-			break;
-		if (*end == '-') {
-			p = end + 1;
-			last = strtol(p, &end, 10);
-		}
-		for (long cpu = first; cpu <= last && cpu < 1 << 20; cpu++) {
-			*cpus = fk_grow(*cpus, &cap, n + 1, sizeof(**cpus));
-			(*cpus)[n++] = (int)cpu;
-		}
-		p = *end == ',' ? end + 1 : end;
-	}
-	return (int)n;
-}
-
 int task_events__open(struct task_events **out)
 {
 	struct task_events *te = fk_calloc(1, sizeof(*te));
-	int *cpus, n = online_cpu_list(&cpus), status = 0;
+	int *cpus, n = (int)online_cpus(&cpus), status = 0;
 
 	*out = NULL;
 	te->page_size = (size_t)sysconf(_SC_PAGESIZE);
