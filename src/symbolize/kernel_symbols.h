@@ -8,7 +8,7 @@
  *
  *	struct kernel_symbols *k = kernel_symbols__new();
  *	kernel_symbols__want(k, addr);  ...           // every address
- *	kernel_symbols__resolve(k);                   // reads /proc/kallsyms once
+ *	kernel_symbols__resolve(k, "/proc/kallsyms", cache_path_or_NULL);  // one read
  *	const char *name = kernel_symbols__name(k, addr);
  *
  * Names are bare symbol names (a module's "[name]" dropped), or "[unknown]"
@@ -19,8 +19,9 @@
  * symbols (not modules', which come and go) are kept in that file for the
  * rest of the boot, as perf keeps kallsyms in its build-id cache: later runs
  * whose addresses all fall in the kernel's own text read the file instead.
- * The file is private to its owner (written 0600 in a directory the caller
- * made 0700) and names the boot it belongs to.
+ * The file is private to its owner (the caller makes its directory 0700;
+ * the file itself is written by lib/output's rules) and names the boot it
+ * belongs to.
  */
 #ifndef FLAMEKIT_SYMBOLIZE_KERNEL_SYMBOLS_H
 #define FLAMEKIT_SYMBOLIZE_KERNEL_SYMBOLS_H
