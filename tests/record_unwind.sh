@@ -93,7 +93,7 @@ unwind_check() { # id comm name chain [within]
 
 record_unwind_tests() {
 	local id any=
-	for id in record/unwind-{nofp,fp,dlopen,short,deep,perl,python,debuglink,minidebuginfo,jit,missing}; do
+	for id in record/unwind-{nofp,fp,dlopen,short,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing}; do
 		wanted "$id" && any=1
 	done
 	[[ -n $any ]] || return 0
@@ -211,7 +211,8 @@ while time.time() - t < 2: x += sum(range(1000))'; then
 
 	# stripped binaries: names from a .gnu_debuglink file beside it, or from
 	# MiniDebugInfo (.gnu_debugdata, xz) alone
-	if wanted record/unwind-debuglink || wanted record/unwind-minidebuginfo; then
+	if wanted record/unwind-debuglink || wanted record/unwind-debuglink-stale ||
+		wanted record/unwind-minidebuginfo || wanted record/unwind-missing; then
 		unwind_stripped_tests
 	fi
 	unset FLAMEKIT_CACHE_DIR
@@ -249,6 +250,26 @@ unwind_stripped_tests() {
 			fi
 		else
 			fail record/unwind-missing "$(tail -n 1 "$d/bare.err")"
+		fi
+	fi
+	# a .gnu_debuglink whose file is now another build's (its CRC differs):
+	# not used, so the frames say the symbols are missing instead of lying
+	if wanted record/unwind-debuglink-stale; then
+		cp "$d/fk-full" "$d/fk-stale"
+		objcopy --only-keep-debug "$d/fk-stale" "$d/fk-stale.debug" &&
+			strip --strip-all "$d/fk-stale" &&
+			(cd "$d" && objcopy --add-gnu-debuglink=fk-stale.debug fk-stale) &&
+			cc -O2 -g -fomit-frame-pointer -Wl,--build-id=none -DFK_OTHER_BUILD -o "$d/fk-other" \
+				"$TOP/tests/workload/fk-nofp.c" -Wl,--defsym=fk_other_build=0 &&
+			objcopy --only-keep-debug "$d/fk-other" "$d/fk-stale.debug"
+		if "$BUILD/flamekit" record -F 997 -f -- "$d/fk-stale" 1 > "$d/stale.folded" 2> "$d/stale.err"; then
+			if grep -q '^fk-stale;\[unknown:no-symbols fk-stale\];__libc_start_main;__libc_start_call_main;\[unknown:no-symbols fk-stale\];' "$d/stale.folded"; then
+				pass record/unwind-debuglink-stale
+			else
+				fail record/unwind-debuglink-stale "named from another build's debug file: $(sort -k2 -nr "$d/stale.folded" | head -n 1 | cut -c1-200)"
+			fi
+		else
+			fail record/unwind-debuglink-stale "$(tail -n 1 "$d/stale.err")"
 		fi
 	fi
 	local name

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "../lib/buf.h"
 #include "../lib/index_table.h"
@@ -290,7 +291,41 @@ static bool has_symtab(Elf *elf)
 }
 
 /* A debug file candidate: opened if it is an ELF file other than b's own. */
-static bool binary__try_debug_file(struct binary *b, const char *path)
+/* The CRC-32 of the whole file that .gnu_debuglink gives (zlib's crc32). */
+static bool file_crc32(int fd, uint32_t *crc)
+{
+	unsigned char chunk[65536];
+	uLong sum = crc32(0L, Z_NULL, 0);
+	off_t at = 0;
+	for (ssize_t n; (n = pread(fd, chunk, sizeof(chunk), at)) != 0; at += n) {
+		if (n < 0)
+			return false;
+		sum = crc32(sum, chunk, (uInt)n);
+	}
+	*crc = (uint32_t)sum;
+	return true;
+}
+
+/*
+ * Whether a debug file found by name belongs to the binary: its build id is
+ * the binary's, or, for a binary without one, the file's CRC is the one its
+ * .gnu_debuglink names (crc NULL: none to check). A debug file left from
+ * another build would otherwise name every frame wrongly.
+ */
+static bool binary__debug_file_matches(const struct binary *b, Elf *debug, int fd,
+				       const GElf_Word *crc)
+{
+	const void *id, *debug_id;
+	ssize_t len = dwelf_elf_gnu_build_id(b->elf, &id);
+	if (len > 0) {
+		ssize_t debug_len = dwelf_elf_gnu_build_id(debug, &debug_id);
+		return debug_len == len && memcmp(id, debug_id, (size_t)len) == 0;
+	}
+	uint32_t sum;
+	return !crc || (file_crc32(fd, &sum) && sum == *crc);
+}
+
+static bool binary__try_debug_file(struct binary *b, const char *path, const GElf_Word *crc)
 {
 	struct stat mine, theirs;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -303,7 +338,8 @@ static bool binary__try_debug_file(struct binary *b, const char *path)
 		return false;
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !has_symtab(elf)) {
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !has_symtab(elf) ||
+	    !binary__debug_file_matches(b, elf, fd, crc)) {
 		if (elf)
 			elf_end(elf);
 		close(fd);
@@ -335,7 +371,7 @@ static void binary__open_debug_file(struct binary *b, const char *named)
 			at += snprintf(path + at, sizeof path - (size_t)at, "%02x",
 				       ((const unsigned char *)id)[i]);
 		snprintf(path + at, sizeof path - (size_t)at, ".debug");
-		if (binary__try_debug_file(b, path))
+		if (binary__try_debug_file(b, path, NULL))
 			return;
 	}
 	GElf_Word crc;
@@ -345,13 +381,13 @@ static void binary__open_debug_file(struct binary *b, const char *named)
 		return;
 	int dir = (int)(slash - named);
 	snprintf(path, sizeof path, "%.*s/%s", dir, named, link);
-	if (binary__try_debug_file(b, path))
+	if (binary__try_debug_file(b, path, &crc))
 		return;
 	snprintf(path, sizeof path, "%.*s/.debug/%s", dir, named, link);
-	if (binary__try_debug_file(b, path))
+	if (binary__try_debug_file(b, path, &crc))
 		return;
 	snprintf(path, sizeof path, "/usr/lib/debug%.*s/%s", dir, named, link);
-	binary__try_debug_file(b, path);
+	binary__try_debug_file(b, path, &crc);
 }
 
 /* MiniDebugInfo: an xz-compressed ELF file of the function symbols that
