@@ -21,12 +21,20 @@
 #include "../lib/xalloc.h"
 #include "online_cpus.h"
 
-/* The ring of copied stacks: 4 MB (mapped twice, so 8 MB of our resident
- * set, 4 MB of memory) holds some 350 ms of samples at 997 Hz on 2 busy
- * CPUs (5 KB a sample when other programs' threads are sampled too), time
- * for a flamekit that a loaded machine keeps off the CPU; 40 of the
- * deepest. User space is woken when a sixteenth of it is full. */
-#define SAMPLES_RING_BYTES (4u << 20)
+/* The ring of copied stacks: 1 MB per online CPU, a power of two from 2 MB
+ * to 64 MB (the kernel maps it twice into our address space, so twice that
+ * in our resident set). At 997 Hz on 2 busy CPUs, about 5 KB a sample when
+ * other programs' threads are sampled too, 2 MB is some 200 ms of samples:
+ * time for a flamekit that a loaded machine keeps off the CPU. User space is
+ * woken when a sixteenth of it is full. */
+static uint32_t samples_ring_bytes(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint32_t bytes = 2u << 20;
+	while (bytes < (64u << 20) && cpus > 0 && (uint64_t)bytes < (uint64_t)cpus << 20)
+		bytes <<= 1;
+	return bytes;
+}
 
 struct bpf_sampler {
 	/* One of the two builds of record.bpf.c; see there. */
@@ -243,7 +251,8 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	c->notify_new_pids = o->notify_new_pids;
 	c->slice_ns = o->slice_ns;
 	c->copy_user_stacks = o->copy_user_stacks;
-	c->samples_wakeup = SAMPLES_RING_BYTES / 16;
+	uint32_t ring_bytes = samples_ring_bytes();
+	c->samples_wakeup = ring_bytes / 16;
 
 	err = 0;
 	if (o->stack_storage_size) {
@@ -268,7 +277,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 		int cpus = libbpf_num_possible_cpus();
 		err = cpus > 0 ? bpf_map__set_max_entries(s->sample_buffers, (unsigned)cpus) : cpus;
 		if (!err)
-			err = bpf_map__set_max_entries(s->samples, SAMPLES_RING_BYTES);
+			err = bpf_map__set_max_entries(s->samples, ring_bytes);
 		if (err) {
 			bpf_sampler__free(s);
 			return error("could not size the BPF maps for copied stacks: %s",
