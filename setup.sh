@@ -5,7 +5,7 @@ set -eu
 
 packages="
   make gcc libc6-dev linux-libc-dev pkg-config
-  libdw-dev libelf-dev zlib1g-dev liblzma-dev libxxhash-dev libiberty-dev
+  libdw-dev libelf-dev zlib1g-dev libxxhash-dev libiberty-dev
   libbpf-dev bpftool clang libclang-rt-14-dev libxml2-dev
   util-linux
   binutils gzip procps perl time python3

@@ -43,6 +43,8 @@ chmod 755 "$SCRATCH"
 EMPTY=$SCRATCH/empty # for "nothing on stderr"
 : > "$EMPTY"
 export LC_ALL=C
+# symbols come from this machine's files only, never a debuginfod server
+unset DEBUGINFOD_URLS
 
 passed=0 failed=0 skipped=0
 declare -A skip_reasons=()

@@ -34,6 +34,17 @@ void index_table__release(struct index_table *t);
 void index_table__insert(struct index_table *t, size_t slot, size_t index,
 			 index_hash_fn hash_of, const void *items);
 
+/* Spreads a key of few varying bits (a pid, an inode) over all 64 (the
+ * finalizer of MurmurHash3), for keys that are not hashes already. */
+static inline uint64_t index_table__mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
 static inline size_t index_table__first(const struct index_table *t, uint64_t hash)
 {
 	return (size_t)hash & (t->size - 1);

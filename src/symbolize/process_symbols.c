@@ -4,22 +4,21 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
 #include <libiberty/demangle.h>
-#include <lzma.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "../lib/buf.h"
 #include "../lib/index_table.h"
+#include "../lib/pid_table.h"
 #include "../lib/xalloc.h"
 
 #define UNKNOWN "[unknown]"          /* no mapping there */
@@ -45,17 +44,13 @@ struct binary {
 	char *unknown_name;      /* "[unknown:no-symbols NAME]", made on first use */
 	int fd;
 	Elf *elf;
-	int debug_fd;            /* the separate debug file, if one is installed */
-	Elf *debug_elf;
-	char *mini_image;        /* MiniDebugInfo (.gnu_debugdata), inflated */
-	Elf *mini_elf;
+	Dwfl *dwfl;              /* the files the symbols come from; see binary__load_symbols() */
 	struct symbol *symbols;  /* sorted by addr */
 	size_t symbol_count;
 	struct segment *segments;
 	size_t segment_count;
 	uint64_t image_low, image_high;  /* the loaded image's own addresses, pages whole */
 	bool symbols_loaded;     /* binary__load_symbols() ran */
-	bool from_file;          /* elf maps fd (not the vDSO's memory) */
 };
 
 /* One executable mapping of a process, from /proc/PID/maps (time 0: it was
@@ -87,9 +82,7 @@ struct process {
 };
 
 struct process_symbols {
-	struct process **processes;
-	size_t process_count, process_cap;
-	struct index_table process_index;
+	struct pid_table processes;  /* of struct process */
 	struct binary **binaries;
 	size_t binary_count, binary_cap;
 	struct index_table binary_index;
@@ -98,21 +91,9 @@ struct process_symbols {
 	bool jit_suffix;         /* names from perf maps end in _[j] */
 };
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	return x ^ (x >> 33);
-}
-
-static uint64_t process_hash_of(const void *items, size_t index)
-{
-	return mix64(((struct process *const *)items)[index]->pid);
-}
-
 static uint64_t binary_key_hash(uint64_t dev, uint64_t inode)
 {
-	return mix64(dev * 0x9e3779b97f4a7c15ULL ^ inode);
+	return index_table__mix(dev * 0x9e3779b97f4a7c15ULL ^ inode);
 }
 
 static uint64_t binary_hash_of(const void *items, size_t index)
@@ -125,7 +106,7 @@ struct process_symbols *process_symbols__new(void)
 {
 	struct process_symbols *ps = fk_calloc(1, sizeof(*ps));
 	elf_version(EV_CURRENT);
-	index_table__init(&ps->process_index, 64);
+	pid_table__init(&ps->processes);
 	index_table__init(&ps->binary_index, 64);
 	return ps;
 }
@@ -144,38 +125,34 @@ static void binary__free(struct binary *b)
 		elf_end(b->elf);
 	if (b->fd >= 0)
 		close(b->fd);
-	if (b->debug_elf)
-		elf_end(b->debug_elf);
-	if (b->debug_fd >= 0)
-		close(b->debug_fd);
-	if (b->mini_elf)
-		elf_end(b->mini_elf);
-	free(b->mini_image);
+	if (b->dwfl)
+		dwfl_end(b->dwfl);
 	free(b);
+}
+
+static void process__free(void *record)
+{
+	struct process *p = record;
+	for (size_t j = 0; j < p->mapping_count; j++)
+		free(p->mappings[j].path);
+	free(p->mappings);
+	free(p->execs);
+	for (size_t j = 0; j < p->perf_map_count; j++) {
+		free(p->perf_map[j].demangled);
+		free(p->perf_map[j].annotated);
+	}
+	free(p->perf_map);
+	for (size_t j = 0; j < p->perf_map_reads; j++)
+		free(p->perf_map_names[j]);
+	free(p->perf_map_names);
+	free(p);
 }
 
 void process_symbols__free(struct process_symbols *ps)
 {
 	if (!ps)
 		return;
-	for (size_t i = 0; i < ps->process_count; i++) {
-		struct process *p = ps->processes[i];
-		for (size_t j = 0; j < p->mapping_count; j++)
-			free(p->mappings[j].path);
-		free(p->mappings);
-		free(p->execs);
-		for (size_t j = 0; j < p->perf_map_count; j++) {
-			free(p->perf_map[j].demangled);
-			free(p->perf_map[j].annotated);
-		}
-		free(p->perf_map);
-		for (size_t j = 0; j < p->perf_map_reads; j++)
-			free(p->perf_map_names[j]);
-		free(p->perf_map_names);
-		free(p);
-	}
-	free(ps->processes);
-	index_table__release(&ps->process_index);
+	pid_table__release(&ps->processes, process__free);
 	for (size_t i = 0; i < ps->binary_count; i++)
 		binary__free(ps->binaries[i]);
 	free(ps->binaries);
@@ -239,200 +216,42 @@ static void sort_symbols(struct symbol *symbols, size_t *count)
 	*count = kept;
 }
 
-/* Adds the function symbols of .symtab and .dynsym of elf. */
-static void binary__read_symbols(struct binary *b, Elf *elf, size_t *cap)
+/* Whether a symbol names code: a function, or an untyped label in code
+ * (ld.so's _start), as perf takes them. */
+static bool symbol_names_code(const GElf_Sym *sym, GElf_Word section_index, Elf *elf,
+			      const char *name)
 {
-	Elf_Scn *scn = NULL;
+	int type = GELF_ST_TYPE(sym->st_info);
+	GElf_Shdr section;
 
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr shdr;
-		if (!gelf_getshdr(scn, &shdr) ||
-		    (shdr.sh_type != SHT_SYMTAB && shdr.sh_type != SHT_DYNSYM) || !shdr.sh_entsize)
-			continue;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		if (!data)
-			continue;
-		size_t n = shdr.sh_size / shdr.sh_entsize;
-		for (size_t i = 0; i < n; i++) {
-			GElf_Sym sym;
-			if (!gelf_getsym(data, (int)i, &sym))
-				break;
-			int type = GELF_ST_TYPE(sym.st_info);
-			if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
-			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
-			    sym.st_value == 0)
-				continue;
-			/* untyped labels name code too where they sit in code (ld.so's
-			 * _start), as perf takes them */
-			GElf_Shdr section;
-			if (type == STT_NOTYPE &&
-			    (!gelf_getshdr(elf_getscn(elf, sym.st_shndx), &section) ||
-			     !(section.sh_flags & SHF_EXECINSTR)))
-				continue;
-			const char *name = elf_strptr(elf, shdr.sh_link, sym.st_name);
-			if (!name || !*name || (name[0] == '$' && type == STT_NOTYPE))
-				continue;
-			b->symbols = fk_grow(b->symbols, cap, b->symbol_count + 1, sizeof(*b->symbols));
-			b->symbols[b->symbol_count++] = (struct symbol){
-				sym.st_value, sym.st_size, name, NULL, false, GELF_ST_BIND(sym.st_info), NULL };
+	if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+	    section_index == SHN_UNDEF || section_index >= SHN_LORESERVE || sym->st_value == 0 ||
+	    !name || !*name)
+		return false;
+	return type != STT_NOTYPE ||
+	       (name[0] != '$' && gelf_getshdr(elf_getscn(elf, section_index), &section) &&
+		(section.sh_flags & SHF_EXECINSTR));
+}
+
+/* Whether addr lies in a mapping of a file (not memory of our own, such as
+ * the MiniDebugInfo image libdwfl inflates). */
+static bool in_file_mapping(const void *addr)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	char line[512];
+	bool found = false, file = false;
+
+	while (maps && !found && fgets(line, sizeof line, maps)) {
+		uint64_t low, high, inode;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %*s %*s %" SCNu64, &low, &high,
+			   &inode) == 3 && (uintptr_t)addr >= low && (uintptr_t)addr < high) {
+			found = true;
+			file = inode != 0;
 		}
 	}
-}
-
-static bool has_symtab(Elf *elf)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
-
-	while ((scn = elf_nextscn(elf, scn)) != NULL)
-		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == SHT_SYMTAB)
-			return true;
-	return false;
-}
-
-/* A debug file candidate: opened if it is an ELF file other than b's own. */
-/* The CRC-32 of the whole file that .gnu_debuglink gives (zlib's crc32). */
-static bool file_crc32(int fd, uint32_t *crc)
-{
-	unsigned char chunk[65536];
-	uLong sum = crc32(0L, Z_NULL, 0);
-	off_t at = 0;
-	for (ssize_t n; (n = pread(fd, chunk, sizeof(chunk), at)) != 0; at += n) {
-		if (n < 0)
-			return false;
-		sum = crc32(sum, chunk, (uInt)n);
-	}
-	*crc = (uint32_t)sum;
-	return true;
-}
-
-/*
- * Whether a debug file found by name belongs to the binary: its build id is
- * the binary's, or, for a binary without one, the file's CRC is the one its
- * .gnu_debuglink names (crc NULL: none to check). A debug file left from
- * another build would otherwise name every frame wrongly.
- */
-static bool binary__debug_file_matches(const struct binary *b, Elf *debug, int fd,
-				       const GElf_Word *crc)
-{
-	const void *id, *debug_id;
-	ssize_t len = dwelf_elf_gnu_build_id(b->elf, &id);
-	if (len > 0) {
-		ssize_t debug_len = dwelf_elf_gnu_build_id(debug, &debug_id);
-		return debug_len == len && memcmp(id, debug_id, (size_t)len) == 0;
-	}
-	uint32_t sum;
-	return !crc || (file_crc32(fd, &sum) && sum == *crc);
-}
-
-static bool binary__try_debug_file(struct binary *b, const char *path, const GElf_Word *crc)
-{
-	struct stat mine, theirs;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	if (fstat(fd, &theirs) != 0 || (fstat(b->fd, &mine) == 0 && mine.st_dev == theirs.st_dev &&
-					mine.st_ino == theirs.st_ino)) {
-		close(fd);
-		return false;
-	}
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !has_symtab(elf) ||
-	    !binary__debug_file_matches(b, elf, fd, crc)) {
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return false;
-	}
-	b->debug_fd = fd;
-	b->debug_elf = elf;
-	return true;
-}
-
-/*
- * Opens the separate debug file of a stripped binary where distributions
- * put them: by build id (/usr/lib/debug/.build-id/xx/yyyy.debug, as
- * Debian's -dbgsym packages and debuginfod caches lay them out), else by
- * its .gnu_debuglink name beside it, in .debug/ there, or under
- * /usr/lib/debug/DIR/ (gdb's and libdwfl's places, in their order).
- */
-static void binary__open_debug_file(struct binary *b, const char *named)
-{
-	const void *id;
-	ssize_t len = dwelf_elf_gnu_build_id(b->elf, &id);
-	char path[4400];
-	int at;
-
-	if (len > 1 && len <= 64) {
-		at = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/",
-			      ((const unsigned char *)id)[0]);
-		for (ssize_t i = 1; i < len; i++)
-			at += snprintf(path + at, sizeof path - (size_t)at, "%02x",
-				       ((const unsigned char *)id)[i]);
-		snprintf(path + at, sizeof path - (size_t)at, ".debug");
-		if (binary__try_debug_file(b, path, NULL))
-			return;
-	}
-	GElf_Word crc;
-	const char *link = dwelf_elf_gnu_debuglink(b->elf, &crc);
-	const char *slash = named ? strrchr(named, '/') : NULL;
-	if (!link || strchr(link, '/') || !slash)
-		return;
-	int dir = (int)(slash - named);
-	snprintf(path, sizeof path, "%.*s/%s", dir, named, link);
-	if (binary__try_debug_file(b, path, &crc))
-		return;
-	snprintf(path, sizeof path, "%.*s/.debug/%s", dir, named, link);
-	if (binary__try_debug_file(b, path, &crc))
-		return;
-	snprintf(path, sizeof path, "/usr/lib/debug%.*s/%s", dir, named, link);
-	binary__try_debug_file(b, path, &crc);
-}
-
-/* MiniDebugInfo: an xz-compressed ELF file of the function symbols that
- * .dynsym lacks, in section .gnu_debugdata (Fedora's and others' way of
- * keeping names of stripped binaries without debug packages). */
-static void binary__open_mini_debuginfo(struct binary *b)
-{
-	size_t strings;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
-	Elf_Data *data = NULL;
-
-	if (elf_getshdrstrndx(b->elf, &strings) != 0)
-		return;
-	while (!data && (scn = elf_nextscn(b->elf, scn)) != NULL) {
-		const char *name = gelf_getshdr(scn, &shdr) ?
-			elf_strptr(b->elf, strings, shdr.sh_name) : NULL;
-		if (name && strcmp(name, ".gnu_debugdata") == 0 && shdr.sh_type == SHT_PROGBITS)
-			data = elf_rawdata(scn, NULL);
-	}
-	if (!data || data->d_size == 0)
-		return;
-	size_t cap = data->d_size * 8 < (64u << 20) ? data->d_size * 8 : (64u << 20), len = 0;
-	for (;;) {
-		uint64_t memlimit = UINT64_MAX;
-		size_t in_pos = 0;
-		len = 0;
-		b->mini_image = fk_realloc(b->mini_image, cap);
-		lzma_ret ret = lzma_stream_buffer_decode(&memlimit, 0, NULL, data->d_buf, &in_pos,
-							 data->d_size, (uint8_t *)b->mini_image, &len,
-							 cap);
-		if (ret == LZMA_OK)
-			break;
-		if (ret != LZMA_BUF_ERROR || cap >= (256u << 20)) {
-			free(b->mini_image);
-			b->mini_image = NULL;
-			return;
-		}
-		cap *= 2;
-	}
-	b->mini_elf = elf_memory(b->mini_image, len);
-	if (b->mini_elf && elf_kind(b->mini_elf) != ELF_K_ELF) {
-		elf_end(b->mini_elf);
-		b->mini_elf = NULL;
-	}
+	if (maps)
+		fclose(maps);
+	return file;
 }
 
 /*
@@ -476,31 +295,66 @@ static void binary__read_elf(struct binary *b)
 	}
 }
 
-/* Reads the function symbols, the first time a name is wanted: recording
+/*
+ * Reads the function symbols, the first time a name is wanted: recording
  * needs only the open file (and its unwind table), and reading a big
- * program's symbols (node's: 150,000) would hold up the copied stacks. */
+ * program's symbols (node's: 150,000) would hold up the copied stacks.
+ *
+ * The symbol table is the one libdwfl's standard lookups choose: the
+ * binary's own .symtab; else the separate debug file where distributions
+ * put it (/usr/lib/debug/.build-id/xx/yyyy.debug, or the .gnu_debuglink
+ * name beside the binary, in .debug/ there or under /usr/lib/debug/DIR/),
+ * taken only when its build id or CRC says it belongs to the binary; else
+ * .dynsym with MiniDebugInfo's (.gnu_debugdata, xz). The Dwfl is kept:
+ * the names point into its files.
+ */
 static void binary__load_symbols(struct binary *b)
 {
+	static const Dwfl_Callbacks callbacks = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+	};
 	size_t cap = 0;
 
 	if (b->symbols_loaded)
 		return;
 	b->symbols_loaded = true;
-	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF)
+	int fd = b->fd >= 0 && b->elf ? dup(b->fd) : -1;
+	if (fd < 0 || !(b->dwfl = dwfl_begin(&callbacks))) {
+		if (fd >= 0)
+			close(fd);
 		return;
-	binary__read_symbols(b, b->elf, &cap);
-	if (b->from_file && elf_getscn(b->elf, 0) && !has_symtab(b->elf)) {
-		binary__open_debug_file(b, b->path);
-		if (b->debug_elf)
-			binary__read_symbols(b, b->debug_elf, &cap);
-		else
-			binary__open_mini_debuginfo(b);
-		if (b->mini_elf)
-			binary__read_symbols(b, b->mini_elf, &cap);
+	}
+	/* named as the process named it: the debug link is looked for there */
+	Dwfl_Module *module = dwfl_report_elf(b->dwfl, b->path, b->path, fd, 0, true);
+	dwfl_report_end(b->dwfl, NULL, NULL);
+	int count = module ? dwfl_module_getsymtab(module) : -1;
+	Elf *files[3] = { NULL };
+	for (int i = 1; i < count; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word section_index;
+		Elf *elf;
+		const char *name = dwfl_module_getsym_info(module, i, &sym, &addr, &section_index,
+							   &elf, NULL);
+		if (!symbol_names_code(&sym, section_index, elf, name))
+			continue;
+		for (size_t f = 0; f < 3 && files[f] != elf; f++)
+			if (!files[f]) {
+				files[f] = elf;
+				break;
+			}
+		b->symbols = fk_grow(b->symbols, &cap, b->symbol_count + 1, sizeof(*b->symbols));
+		b->symbols[b->symbol_count++] = (struct symbol){
+			addr, sym.st_size, name, NULL, false, GELF_ST_BIND(sym.st_info), NULL };
 	}
 	sort_symbols(b->symbols, &b->symbol_count);
-	release_pages(b->from_file ? b->elf : NULL);
-	release_pages(b->debug_elf);
+	for (size_t f = 0; f < 3 && files[f]; f++) {
+		size_t size;
+		const char *raw = elf_rawfile(files[f], &size);
+		if (raw && in_file_mapping(raw))
+			release_pages(files[f]);
+	}
 }
 
 /* Opens path, the binary the process names `named` (where its debug file
@@ -513,7 +367,6 @@ static struct binary *binary__open(const char *path, const char *named, uint64_t
 
 	b->dev = dev;
 	b->inode = inode;
-	b->debug_fd = -1;
 	b->fd = open(path, O_RDONLY | O_CLOEXEC);
 	/* A file replaced since it was mapped (same file system, another
 	 * inode) is not the one that ran: its symbols would lie. Other file
@@ -526,7 +379,6 @@ static struct binary *binary__open(const char *path, const char *named, uint64_t
 	if (b->fd >= 0)
 		b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
 	b->path = fk_strdup(named);
-	b->from_file = b->elf != NULL;
 	if (b->elf)
 		binary__read_elf(b);
 	return b;
@@ -550,7 +402,6 @@ static struct binary *vdso(struct process_symbols *ps)
 		return NULL;
 	struct binary *b = fk_calloc(1, sizeof(*b));
 	b->fd = -1;
-	b->debug_fd = -1;
 	b->path = fk_strdup("[vdso]");
 	/* a file of it too, for the unwinder (libdwfl reads modules from files) */
 	int fd = memfd_create("vdso", MFD_CLOEXEC);
@@ -666,22 +517,7 @@ static void process__read_maps(struct process_symbols *ps, struct process *p)
 
 static struct process *process_find(struct process_symbols *ps, uint32_t pid, bool create)
 {
-	uint64_t hash = mix64(pid);
-	size_t slot = index_table__first(&ps->process_index, hash);
-	for (uint32_t at; (at = ps->process_index.slots[slot]) != 0;
-	     slot = index_table__next(&ps->process_index, slot))
-		if (ps->processes[at - 1]->pid == pid)
-			return ps->processes[at - 1];
-	if (!create)
-		return NULL;
-	struct process *p = fk_calloc(1, sizeof(*p));
-	p->pid = pid;
-	ps->processes = fk_grow(ps->processes, &ps->process_cap, ps->process_count + 1,
-				sizeof(*ps->processes));
-	ps->processes[ps->process_count] = p;
-	index_table__insert(&ps->process_index, slot, ps->process_count++, process_hash_of,
-			    ps->processes);
-	return p;
+	return pid_table__get(&ps->processes, pid, create ? sizeof(struct process) : 0, NULL);
 }
 
 /* The process, its mappings known and its binaries open: a process that

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../lib/index_table.h"
+#include "../lib/pid_table.h"
 #include "../lib/xalloc.h"
 
 /* Cache slots: a direct-mapped table, a newer walk replaces an older one. */
@@ -49,9 +50,7 @@ struct cache_entry {
 
 struct user_unwinder {
 	struct process_symbols *ps;
-	struct unwind_process **processes;
-	size_t process_count, process_cap;
-	struct index_table process_index;
+	struct pid_table processes;  /* of struct unwind_process */
 
 	/* the walk under way */
 	const struct unwind_input *input;
@@ -67,20 +66,6 @@ struct user_unwinder {
 	struct unwind_stop *stops;
 	size_t stop_count, stop_cap;
 };
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	return x ^ (x >> 33);
-}
-
-static uint64_t process_hash_of(const void *items, size_t index)
-{
-	return mix64(((struct unwind_process *const *)items)[index]->pid);
-}
 
 /* A module's ELF when libdwfl first needs it (its unwind table): the one
  * process_symbols has open, shared (libelf counts the references: each
@@ -201,7 +186,7 @@ struct user_unwinder *user_unwinder__new(struct process_symbols *ps)
 	struct user_unwinder *u = fk_calloc(1, sizeof(*u));
 
 	u->ps = ps;
-	index_table__init(&u->process_index, 64);
+	pid_table__init(&u->processes);
 	u->cache = fk_calloc(CACHE_SLOTS, sizeof(*u->cache));
 	u->pcs = fk_calloc(MAX_FRAMES, sizeof(*u->pcs));
 	return u;
@@ -236,18 +221,20 @@ static void cache_entry__clear(struct cache_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
+static void unwind_process__free(void *record)
+{
+	struct unwind_process *p = record;
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	free(p->modules);
+	free(p);
+}
+
 void user_unwinder__free(struct user_unwinder *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < u->process_count; i++) {
-		if (u->processes[i]->dwfl)
-			dwfl_end(u->processes[i]->dwfl);
-		free(u->processes[i]->modules);
-		free(u->processes[i]);
-	}
-	free(u->processes);
-	index_table__release(&u->process_index);
+	pid_table__release(&u->processes, unwind_process__free);
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		cache_entry__clear(&u->cache[i]);
 	free(u->cache);
@@ -259,19 +246,7 @@ void user_unwinder__free(struct user_unwinder *u)
 
 static struct unwind_process *process_for(struct user_unwinder *u, uint32_t pid)
 {
-	size_t slot = index_table__first(&u->process_index, mix64(pid));
-	for (uint32_t at; (at = u->process_index.slots[slot]) != 0;
-	     slot = index_table__next(&u->process_index, slot))
-		if (u->processes[at - 1]->pid == pid)
-			return u->processes[at - 1];
-	struct unwind_process *p = fk_calloc(1, sizeof(*p));
-	p->pid = pid;
-	u->processes = fk_grow(u->processes, &u->process_cap, u->process_count + 1,
-			       sizeof(*u->processes));
-	u->processes[u->process_count] = p;
-	index_table__insert(&u->process_index, slot, u->process_count++, process_hash_of,
-			    u->processes);
-	return p;
+	return pid_table__get(&u->processes, pid, sizeof(struct unwind_process), NULL);
 }
 
 static void process__drop_dwfl(struct unwind_process *p)
@@ -394,7 +369,7 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 			     uint64_t *pcs, size_t max, uint64_t *stack_end)
 {
 	uint64_t generation = process_symbols__generation(u->ps, in->pid);
-	uint64_t key = mix64(mix64(in->pid ^ generation << 32) ^ in->regs[16] * 31 ^ in->regs[7]);
+	uint64_t key = index_table__mix(index_table__mix(in->pid ^ generation << 32) ^ in->regs[16] * 31 ^ in->regs[7]);
 	struct cache_entry *e = &u->cache[key & (CACHE_SLOTS - 1)];
 
 	if (max == 0)

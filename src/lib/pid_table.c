@@ -1,0 +1,54 @@
+#include "pid_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+static uint32_t pid_of(const void *record)
+{
+	uint32_t pid;
+	memcpy(&pid, record, sizeof(pid));
+	return pid;
+}
+
+static uint64_t record_hash_of(const void *records, size_t index)
+{
+	return index_table__mix(pid_of(((void *const *)records)[index]));
+}
+
+void pid_table__init(struct pid_table *t)
+{
+	*t = (struct pid_table){ 0 };
+	index_table__init(&t->index, 64);
+}
+
+void pid_table__release(struct pid_table *t, void (*free_record)(void *record))
+{
+	for (size_t i = 0; i < t->count; i++)
+		(free_record ? free_record : free)(t->records[i]);
+	free(t->records);
+	index_table__release(&t->index);
+	*t = (struct pid_table){ 0 };
+}
+
+void *pid_table__get(struct pid_table *t, uint32_t pid, size_t record_size, bool *made)
+{
+	size_t slot = index_table__first(&t->index, index_table__mix(pid));
+
+	if (made)
+		*made = false;
+	for (uint32_t at; (at = t->index.slots[slot]) != 0; slot = index_table__next(&t->index, slot))
+		if (pid_of(t->records[at - 1]) == pid)
+			return t->records[at - 1];
+	if (record_size < sizeof(pid))
+		return NULL;
+	void *record = fk_calloc(1, record_size);
+	memcpy(record, &pid, sizeof(pid));
+	t->records = fk_grow(t->records, &t->cap, t->count + 1, sizeof(*t->records));
+	t->records[t->count] = record;
+	index_table__insert(&t->index, slot, t->count++, record_hash_of, t->records);
+	if (made)
+		*made = true;
+	return record;
+}
