@@ -1,7 +1,6 @@
 #include "svg.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -11,11 +10,11 @@
 #include "../lib/perl_number.h"
 #include "../lib/utf8.h"
 #include "../lib/xalloc.h"
+#include "flame_layout.h"
 #include "svg_assets.h"  /* generated: svg_script_js[], svg_style_css[] */
 
 #define XPAD 10          /* left and right padding, px */
 #define FRAME_PAD 1      /* vertical gap between frames, px */
-#define ROOT_FRAME UINT32_MAX
 #define FLUSH_BYTES (256u << 10)  /* the SVG is built in memory this much at a time */
 
 void svg_options__init(struct svg_options *o)
@@ -417,144 +416,6 @@ static const struct named_attributes *find_name_attributes(const struct svg_name
 	return found;
 }
 
-/* --- layout --------------------------------------------------------------------- */
-
-/* One rectangle: a run of the same frame at one depth across adjacent stacks. */
-struct node {
-	frame_id frame;     /* ROOT_FRAME for the root */
-	uint32_t depth;
-	double start, end;  /* in counts from the left edge */
-	double delta;       /* differential: after - before of stacks ending here */
-};
-
-struct open_frame {
-	frame_id frame;
-	size_t node;
-};
-
-struct layout {
-	struct node *nodes;     /* in the order the frames opened: parents first */
-	size_t count, cap;
-	struct open_frame *open;
-	size_t open_count, open_cap;
-	double time;
-	double max_delta;
-};
-
-static void close_frames(struct layout *l, size_t keep)
-{
-	double end = perl_number__key(l->time);
-	while (l->open_count > keep)
-		l->nodes[l->open[--l->open_count].node].end = end;
-}
-
-/* flamegraph.pl's flow(): merge one stack (root frame added) into the layout. */
-static void add_stack(struct layout *l, const frame_id *frames, uint32_t depth, double value,
-		      double delta)
-{
-	size_t total = (size_t)depth + 1, same = 0;
-	if (l->open_count > 0)
-		same = 1;  /* the root */
-	while (same < l->open_count && same < total && l->open[same].frame == frames[same - 1])
-		same++;
-	close_frames(l, same);
-	for (size_t i = same; i < total; i++) {
-		l->nodes = fk_grow(l->nodes, &l->cap, l->count + 1, sizeof(*l->nodes));
-		l->nodes[l->count] = (struct node){
-			.frame = i == 0 ? ROOT_FRAME : frames[i - 1],
-			.depth = (uint32_t)i,
-			.start = l->time,
-			.delta = i == total - 1 ? delta : 0,
-		};
-		l->open = fk_grow(l->open, &l->open_cap, l->open_count + 1, sizeof(*l->open));
-		l->open[l->open_count++] = (struct open_frame){ l->nodes[l->count].frame, l->count };
-		l->count++;
-	}
-	l->time += value;
-}
-
-static double value_of(const struct profile *p, const union profile_value *v, unsigned column)
-{
-	return profile__value_type(p) == PROFILE_INTEGER ? (double)v[column].integer
-							  : v[column].decimal;
-}
-
-/* With --colors chain, flamegraph.pl marks waker stacks (after a "--" frame)
- * with _[w] and ends every other stack with a "--" frame; so does this copy. */
-static struct profile *chain_profile(const struct profile *p)
-{
-	struct profile *chain = profile__new(profile__columns(p), profile__value_type(p));
-	frame_id dash = profile__intern(chain, "--", 2);
-	frame_id *frames = NULL;
-	size_t cap = 0;
-	struct buf name = BUF_INIT;
-	for (size_t i = 0; i < profile__size(p); i++) {
-		struct profile_stack s;
-		profile__stack(p, i, &s);
-		frames = fk_grow(frames, &cap, (size_t)s.depth + 2, sizeof(*frames));
-		uint32_t depth = 0;
-		bool waker = false, any_separator = false;
-		size_t last_separator = SIZE_MAX;
-		for (uint32_t k = 0; k < s.depth; k++) {
-			size_t len;
-			const char *n = profile__frame_name(p, s.frames[k], &len);
-			bool is_dash = len == 2 && memcmp(n, "--", 2) == 0;
-			/* a ";--;" in the folded line, found left to right without overlap */
-			if (is_dash && k > 0 && k + 1 < s.depth &&
-			    (last_separator == SIZE_MAX || k > last_separator + 1)) {
-				last_separator = k;
-				waker = any_separator = true;
-				frames[depth++] = dash;
-				continue;
-			}
-			if (waker) {
-				buf__reset(&name);
-				buf__append(&name, n, len);
-				buf__append(&name, "_[w]", 4);
-				frames[depth++] = profile__intern(chain, name.data, name.len);
-			} else {
-				frames[depth++] = profile__intern(chain, n, len);
-			}
-		}
-		if (!any_separator) {
-			if (s.depth == 0)
-				frames[depth++] = profile__intern(chain, "", 0);
-			frames[depth++] = dash;
-		}
-		profile__add(chain, frames, depth, s.slice, s.values);
-	}
-	buf__free(&name);
-	free(frames);
-	return chain;
-}
-
-static void layout_profile(struct layout *l, const struct profile *p, const struct svg_options *o)
-{
-	size_t size = profile__size(p), *order;
-	if (o->flamechart) {
-		order = fk_malloc((size + 1) * sizeof(*order));
-		for (size_t i = 0; i < size; i++)
-			order[i] = i;
-	} else {
-		order = profile__sorted(p);
-	}
-	unsigned value_column = profile__columns(p) - 1;
-	l->max_delta = 1;
-	for (size_t i = 0; i < size; i++) {
-		struct profile_stack s;
-		profile__stack(p, order[i], &s);
-		double delta = 0;
-		if (o->differential) {
-			delta = value_of(p, s.values, 1) - value_of(p, s.values, 0);
-			if (fabs(delta) > l->max_delta)
-				l->max_delta = fabs(delta);
-		}
-		add_stack(l, s.frames, s.depth, value_of(p, s.values, value_column), delta);
-	}
-	close_frames(l, 0);
-	free(order);
-}
-
 /* --- drawing ---------------------------------------------------------------------- */
 
 struct geometry {
@@ -707,17 +568,17 @@ struct frame_colors {
 
 static const char *frame_color(const struct profile *p, const struct svg_options *o,
 			       struct svg_color_source *source, struct frame_colors *cache,
-			       const struct node *n, double max_delta)
+			       const struct flame_frame *f, double max_delta)
 {
 	static const char dark_grey[] = "rgb(160,160,160)", grey[] = "rgb(200,200,200)";
 	size_t len = 0;
-	const char *name = n->frame == ROOT_FRAME ? "" : profile__frame_name(p, n->frame, &len);
+	const char *name = f->frame == FLAME_LAYOUT_ROOT ? "" : profile__frame_name(p, f->frame, &len);
 	if (len == 2 && memcmp(name, "--", 2) == 0)
 		return dark_grey;
 	if (len == 1 && name[0] == '-')
 		return grey;
 	if (o->differential) {
-		svg_color__difference(n->delta, max_delta, o->negate,
+		svg_color__difference(f->delta, max_delta, o->negate,
 				      strcmp(o->colors, "diff-cb") == 0, cache->root);
 		return cache->root;
 	}
@@ -727,15 +588,16 @@ static const char *frame_color(const struct profile *p, const struct svg_options
 		svg_color__frame(o->colors, source, name, len, cache->root);
 		return cache->root;
 	}
-	char *slot = n->frame == ROOT_FRAME ? cache->root : cache->colors[n->frame];
-	if (!slot[0] || n->frame == ROOT_FRAME)
+	char *slot = f->frame == FLAME_LAYOUT_ROOT ? cache->root : cache->colors[f->frame];
+	if (!slot[0] || f->frame == FLAME_LAYOUT_ROOT)
 		svg_color__frame(o->colors, source, name, len, slot);
 	return slot;
 }
 
-static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, const struct svg_options *o,
-			const struct layout *l, const struct geometry *g, struct svg_result *result)
+static void draw_frames(struct buf *out, FILE *stream, const struct svg_options *o,
+			const struct flame_layout *l, const struct geometry *g, struct svg_result *result)
 {
+	const struct profile *p = l->profile;
 	struct svg_color_source source = o->color_source;
 	struct frame_colors cache = {
 		.colors = fk_calloc(profile__frame_count(p) + 1, SVG_COLOR_SIZE),
@@ -745,29 +607,29 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 
 	buf__append_string(out, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < l->count; i++) {
-		const struct node *n = &l->nodes[i];
-		if (n->end - n->start < g->min_time)
+		const struct flame_frame *f = &l->frames[i];
+		if (f->end - f->start < g->min_time)
 			continue;
 		result->frames++;
-		bool root = n->frame == ROOT_FRAME;
-		double end = root ? g->time_max : n->end;
-		double x1 = XPAD + n->start * g->width_per_time;
+		bool root = f->frame == FLAME_LAYOUT_ROOT;
+		double end = root ? g->time_max : f->end;
+		double x1 = XPAD + f->start * g->width_per_time;
 		double x2 = XPAD + end * g->width_per_time;
 		double y1, y2;
 		if (!o->inverted) {
-			y1 = g->image_height - g->ypad2 - (n->depth + 1.0) * o->frame_height + FRAME_PAD;
-			y2 = g->image_height - g->ypad2 - (double)n->depth * o->frame_height;
+			y1 = g->image_height - g->ypad2 - (f->depth + 1.0) * o->frame_height + FRAME_PAD;
+			y2 = g->image_height - g->ypad2 - (double)f->depth * o->frame_height;
 		} else {
-			y1 = g->ypad1 + (double)n->depth * o->frame_height;
-			y2 = g->ypad1 + (n->depth + 1.0) * o->frame_height - FRAME_PAD;
+			y1 = g->ypad1 + (double)f->depth * o->frame_height;
+			y2 = g->ypad1 + (f->depth + 1.0) * o->frame_height - FRAME_PAD;
 		}
 		size_t len = 0;
-		const char *name = root ? "" : profile__frame_name(p, n->frame, &len);
+		const char *name = root ? "" : profile__frame_name(p, f->frame, &len);
 		size_t shown_len = without_annotation(name, len);
 
 		char samples_text[64], rounded[PERL_NUMBER_SIZE];
 		double samples_shown;
-		perl_number__fixed(rounded, (end - n->start) * o->factor, 0, &samples_shown);
+		perl_number__fixed(rounded, (end - f->start) * o->factor, 0, &samples_shown);
 		format_count(samples_text, sizeof(samples_text), rounded);
 
 		const struct named_attributes *na =
@@ -794,7 +656,7 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 			put_fixed(out, 100 * samples_shown / total_shown, 2);
 			buf__append_char(out, '%');
 			if (o->differential) {
-				double d = o->negate ? -n->delta : n->delta;
+				double d = o->negate ? -f->delta : f->delta;
 				if (d == 0)
 					d = 0;  /* Perl's -0 is 0: no "-0.00%" */
 				buf__printf(out, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / total_shown);
@@ -818,7 +680,7 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 		put_fixed(out, y2 - y1, 1);
 		buf__append_string(out, "\" fill=\"");
 		/* escaped: a palette.map (--cp) may hold any text as a colour */
-		put_attribute(out, frame_color(p, o, &source, &cache, n, l->max_delta));
+		put_attribute(out, frame_color(p, o, &source, &cache, f, l->max_delta));
 		buf__append_string(out, "\" rx=\"2\" ry=\"2\"/>");
 		/* A label only where one fits: an empty <text> per frame would cost
 		 * the browser as much as the rest of a large graph (the script makes
@@ -863,17 +725,17 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 		return error("--width %u leaves no room for frames: use more than %d", o->width,
 			     2 * XPAD);
 
-	struct profile *chain = NULL;
-	if (strcmp(o->colors, "chain") == 0 && !o->differential)
-		profile = chain = chain_profile(profile);
-
-	struct layout l = { 0 };
+	struct flame_layout_options layout_options = {
+		.keep_order = o->flamechart,
+		.differential = o->differential,
+		.chain = strcmp(o->colors, "chain") == 0 && !o->differential,
+	};
+	struct flame_layout *l = flame_layout__new(profile, &layout_options);
 	struct buf text = BUF_INIT;
-	layout_profile(&l, profile, o);
-	result->total = l.time;
+	result->total = l->total;
 
 	int status = 0;
-	if (l.time == 0) {
+	if (l->total == 0) {
 		write_error_svg(&text, o);
 		status = 1;
 		goto done;
@@ -883,33 +745,31 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 		.ypad1 = o->font_size * 3,
 		.ypad2 = o->font_size * 2 + 10,
 		.ypad3 = o->font_size * 2,
-		.time_max = l.time,
+		.time_max = l->total,
 	};
-	if (o->total > 0 && o->total < l.time) {
-		result->total_ignored = o->total / l.time > 0.02;
+	if (o->total > 0 && o->total < l->total) {
+		result->total_ignored = o->total / l->total > 0.02;
 	} else if (o->total > 0) {
 		g.time_max = o->total;
 	}
 	g.width_per_time = (o->width - 2.0 * XPAD) / g.time_max;
 	g.min_time = o->minwidth_percent ? g.time_max * o->minwidth / 100
 					 : o->minwidth / g.width_per_time;
-	for (size_t i = 0; i < l.count; i++)
-		if (l.nodes[i].end - l.nodes[i].start >= g.min_time && l.nodes[i].depth > g.depth_max)
-			g.depth_max = l.nodes[i].depth;
+	for (size_t i = 0; i < l->count; i++)
+		if (l->frames[i].end - l->frames[i].start >= g.min_time && l->frames[i].depth > g.depth_max)
+			g.depth_max = l->frames[i].depth;
 	g.image_height = (g.depth_max + 1.0) * o->frame_height + g.ypad1 + g.ypad2;
 	if (o->subtitle && *o->subtitle)
 		g.image_height += g.ypad3;
 
 	put_header(&text, o, g.image_height);
 	put_preamble(&text, o, &g, bg_start, bg_stop);
-	draw_frames(&text, out, profile, o, &l, &g, result);
+	draw_frames(&text, out, o, l, &g, result);
 	buf__append_string(&text, "</svg>\n");
 done:
 	fwrite(text.data, 1, text.len, out);
 	buf__free(&text);
-	free(l.nodes);
-	free(l.open);
-	profile__free(chain);
+	flame_layout__free(l);
 	return status;
 }
 

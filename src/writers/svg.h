@@ -3,12 +3,11 @@
  * SVG out (flamegraph.pl's layout, colours and elements; flamekit's own
  * script, src/writers/svg_script.js, and styles, svg_style.css).
  *
- * Layout is flamegraph.pl's: stacks in folded-line order (or, for a flame
- * chart, in the profile's insertion order: see folded_read_options), frames
- * merged with the frame at the same depth of the stack before when all
- * frames below are the same, widths in proportion to the counts, frames
- * narrower than minwidth left out (their time stays in their parent), and
- * the same numbers printed with the same digits.
+ * Layout is flamegraph.pl's, computed by flame_layout.h (stacks in
+ * folded-line order, or for a flame chart in the profile's insertion order:
+ * see folded_read_options); this writer scales it to the width, leaves out
+ * frames narrower than minwidth (their time stays in their parent), and
+ * prints the same numbers with the same digits.
  *
  * Values: a one-column profile draws its counts; a two-column one draws the
  * second column (after) and, when `differential` is set, colours frames by
