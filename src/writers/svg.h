@@ -23,7 +23,7 @@
 #include "../profile/profile.h"
 #include "svg_colors.h"
 
-/* flamegraph.pl --nameattr: extra attributes per frame name (see svg.c). */
+/* flamegraph.pl --nameattr: extra attributes per frame name (svg_name_attributes.h). */
 struct svg_name_attributes;
 
 struct svg_options {
@@ -74,12 +74,5 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 
 /* The writers[] entry: options NULL means the defaults. */
 int svg_writer__write(const struct profile *profile, FILE *out, const void *options);
-
-/* --nameattr FILE: "name<TAB>attr=value<TAB>..." lines (href, target, title,
- * id, class; g_extra and a_extra hold name="value" attributes, refused when
- * they hold anything else, an xmlns or an attribute given twice). NULL after
- * a message. */
-struct svg_name_attributes *svg_name_attributes__read(const char *path);
-void svg_name_attributes__free(struct svg_name_attributes *a);
 
 #endif
