@@ -22,6 +22,7 @@
 #include "../readers/folded.h"
 #include "../readers/reader.h"
 #include "../writers/svg.h"
+#include "../writers/svg_name_attributes.h"
 #include "cli.h"
 
 struct flamegraph_options {

@@ -1,21 +1,19 @@
 #include "svg.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
 #include "../lib/buf.h"
 #include "../lib/error.h"
 #include "../lib/perl_number.h"
 #include "../lib/utf8.h"
 #include "../lib/xalloc.h"
+#include "flame_layout.h"
+#include "svg_name_attributes.h"
 #include "svg_assets.h"  /* generated: svg_script_js[], svg_style_css[] */
 
 #define XPAD 10          /* left and right padding, px */
 #define FRAME_PAD 1      /* vertical gap between frames, px */
-#define ROOT_FRAME UINT32_MAX
 #define FLUSH_BYTES (256u << 10)  /* the SVG is built in memory this much at a time */
 
 void svg_options__init(struct svg_options *o)
@@ -192,369 +190,6 @@ static void put_json_string(struct buf *out, const char *s)
 	buf__append_char(out, '"');
 }
 
-/* --- name attributes (--nameattr) --------------------------------------------- */
-
-struct name_attribute {
-	char *key;
-	char *value;
-};
-
-struct named_attributes {
-	char *name;
-	struct name_attribute *attributes;
-	size_t count;
-	/* g_extra and a_extra, parsed: each holds name="value" pairs */
-	struct name_attribute *g_extra, *a_extra;
-	size_t g_extra_count, a_extra_count;
-};
-
-struct svg_name_attributes {
-	struct named_attributes *names;  /* sorted by name */
-	size_t count;
-};
-
-static int compare_named(const void *a, const void *b)
-{
-	return strcmp(((const struct named_attributes *)a)->name,
-		      ((const struct named_attributes *)b)->name);
-}
-
-static const char *attribute(const struct named_attributes *na, const char *key)
-{
-	const char *value = NULL;
-	for (size_t i = 0; na && i < na->count; i++)
-		if (strcmp(na->attributes[i].key, key) == 0)
-			value = na->attributes[i].value;  /* the last one wins, as in a Perl hash */
-	return value;
-}
-
-static bool name_start(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool name_char(char c)
-{
-	return name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
-}
-
-/* The length of an attribute name at s: ASCII letters, digits, "_-.", an
- * "xlink:" prefix at most (the only prefix the SVG declares), and no
- * namespace declaration (it would move the frame out of the SVG). 0 if none. */
-static size_t attribute_name(const char *s)
-{
-	size_t n = 0;
-	if (strncmp(s, "xlink:", 6) == 0)
-		n = 6;
-	if (!name_start(s[n]))
-		return 0;
-	while (name_char(s[n]))
-		n++;
-	if (n == 5 && strncmp(s, "xmlns", 5) == 0)
-		return 0;
-	return n;
-}
-
-/*
- * g_extra and a_extra hold attributes that flamegraph.pl pastes into the
- * element as they are: name="value" or name='value', separated by spaces.
- * Parsed, they are written as attributes whatever they hold, their values
- * as text (escaped like every other value), so that they can neither end
- * the element nor add one. Returns -1 after a message.
- */
-static int parse_extra(const char *path, unsigned long line, const char *key, const char *text,
-		       struct name_attribute **out, size_t *count)
-{
-	size_t cap = 0;
-	const char *s = text;
-	for (;;) {
-		s += strspn(s, " \t\r\n");
-		if (!*s)
-			return 0;
-		size_t n = attribute_name(s);
-		const char *eq = s + n + strspn(s + n, " ");
-		const char *quote = *eq == '=' ? eq + 1 + strspn(eq + 1, " ") : eq;
-		const char *close = *quote == '"' || *quote == '\'' ? strchr(quote + 1, *quote) : NULL;
-		if (n == 0 || *eq != '=' || !close || (close[1] && !strchr(" \t\r\n", close[1]))) {
-			char shown[64];
-			return error("%s:%lu: %s wants attributes as name=\"value\" or name='value' "
-				     "(no xmlns), not \"%s\"", path, line, key,
-				     quote_for_message(shown, sizeof(shown), s, strlen(s)));
-		}
-		*out = fk_grow(*out, &cap, *count + 1, sizeof(**out));
-		(*out)[(*count)++] = (struct name_attribute){
-			.key = fk_memdup(s, n),
-			.value = fk_memdup(quote + 1, (size_t)(close - quote - 1)),
-		};
-		s = close + 1;
-	}
-}
-
-/* Parses the extras of the attributes a frame's <a> or <g> gets, and checks
- * that none is given twice (an element cannot hold it). -1 after a message. */
-static int parse_extras(const char *path, unsigned long line, struct named_attributes *na)
-{
-	const char *href = attribute(na, "href"), *extra;
-	bool link = href && *href;
-	if ((extra = attribute(na, "g_extra")) &&
-	    parse_extra(path, line, "g_extra", extra, &na->g_extra, &na->g_extra_count) < 0)
-		return -1;
-	if (link && (extra = attribute(na, "a_extra")) &&
-	    parse_extra(path, line, "a_extra", extra, &na->a_extra, &na->a_extra_count) < 0)
-		return -1;
-	const char **names = fk_malloc((4 + na->g_extra_count + na->a_extra_count) * sizeof(*names));
-	size_t n = 0;
-	if (link) {
-		names[n++] = "xlink:href";
-		names[n++] = "target";
-	}
-	if (attribute(na, "id"))
-		names[n++] = "id";
-	if (attribute(na, "class"))
-		names[n++] = "class";
-	for (size_t i = 0; i < na->a_extra_count; i++)
-		names[n++] = na->a_extra[i].key;
-	for (size_t i = 0; i < na->g_extra_count; i++)
-		names[n++] = na->g_extra[i].key;
-	int err = 0;
-	for (size_t i = 0; i < n && !err; i++)
-		for (size_t k = 0; k < i && !err; k++)
-			if (strcmp(names[i], names[k]) == 0)
-				err = error("%s:%lu: attribute %s given twice for %s's %s", path, line,
-					    names[i], na->name, link ? "<a>" : "<g>");
-	free(names);
-	return err;
-}
-
-struct svg_name_attributes *svg_name_attributes__read(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		error("cannot read --nameattr file %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	struct svg_name_attributes *a = fk_calloc(1, sizeof(*a));
-	size_t cap = 0;
-	char *line = NULL;
-	size_t line_cap = 0;
-	ssize_t n;
-	unsigned long number = 0;
-	while ((n = getline(&line, &line_cap, f)) >= 0) {
-		number++;
-		if (n > 0 && line[n - 1] == '\n')
-			line[--n] = '\0';
-		char *tab = strchr(line, '\t');
-		if (!tab) {
-			error("%s:%lu: expected \"NAME<TAB>attribute=value...\"", path, number);
-			svg_name_attributes__free(a);
-			a = NULL;
-			break;
-		}
-		*tab = '\0';
-		a->names = fk_grow(a->names, &cap, a->count + 1, sizeof(*a->names));
-		struct named_attributes *na = &a->names[a->count++];
-		*na = (struct named_attributes){ .name = fk_strdup(line) };
-		size_t attr_cap = 0;
-		for (char *field = tab + 1, *next; field; field = next) {
-			next = strchr(field, '\t');
-			if (next)
-				*next++ = '\0';
-			char *eq = strchr(field, '=');
-			na->attributes = fk_grow(na->attributes, &attr_cap, na->count + 1,
-						 sizeof(*na->attributes));
-			na->attributes[na->count++] = (struct name_attribute){
-				.key = eq ? fk_memdup(field, (size_t)(eq - field)) : fk_strdup(field),
-				.value = fk_strdup(eq ? eq + 1 : ""),
-			};
-		}
-		if (parse_extras(path, number, na) < 0) {
-			svg_name_attributes__free(a);
-			a = NULL;
-			break;
-		}
-	}
-	free(line);
-	fclose(f);
-	if (a)
-		qsort(a->names, a->count, sizeof(*a->names), compare_named);
-	return a;
-}
-
-static void free_attributes(struct name_attribute *list, size_t count)
-{
-	for (size_t i = 0; i < count; i++) {
-		free(list[i].key);
-		free(list[i].value);
-	}
-	free(list);
-}
-
-void svg_name_attributes__free(struct svg_name_attributes *a)
-{
-	if (!a)
-		return;
-	for (size_t i = 0; i < a->count; i++) {
-		struct named_attributes *na = &a->names[i];
-		free_attributes(na->attributes, na->count);
-		free_attributes(na->g_extra, na->g_extra_count);
-		free_attributes(na->a_extra, na->a_extra_count);
-		free(na->name);
-	}
-	free(a->names);
-	free(a);
-}
-
-static const struct named_attributes *find_name_attributes(const struct svg_name_attributes *a,
-							   const char *name, size_t len)
-{
-	if (!a || memchr(name, '\0', len))
-		return NULL;
-	char *key = fk_memdup(name, len);
-	struct named_attributes probe = { .name = key };
-	const struct named_attributes *found =
-		bsearch(&probe, a->names, a->count, sizeof(*a->names), compare_named);
-	free(key);
-	return found;
-}
-
-/* --- layout --------------------------------------------------------------------- */
-
-/* One rectangle: a run of the same frame at one depth across adjacent stacks. */
-struct node {
-	frame_id frame;     /* ROOT_FRAME for the root */
-	uint32_t depth;
-	double start, end;  /* in counts from the left edge */
-	double delta;       /* differential: after - before of stacks ending here */
-};
-
-struct open_frame {
-	frame_id frame;
-	size_t node;
-};
-
-struct layout {
-	struct node *nodes;     /* in the order the frames opened: parents first */
-	size_t count, cap;
-	struct open_frame *open;
-	size_t open_count, open_cap;
-	double time;
-	double max_delta;
-};
-
-static void close_frames(struct layout *l, size_t keep)
-{
-	double end = perl_number__key(l->time);
-	while (l->open_count > keep)
-		l->nodes[l->open[--l->open_count].node].end = end;
-}
-
-/* flamegraph.pl's flow(): merge one stack (root frame added) into the layout. */
-static void add_stack(struct layout *l, const frame_id *frames, uint32_t depth, double value,
-		      double delta)
-{
-	size_t total = (size_t)depth + 1, same = 0;
-	if (l->open_count > 0)
-		same = 1;  /* the root */
-	while (same < l->open_count && same < total && l->open[same].frame == frames[same - 1])
-		same++;
-	close_frames(l, same);
-	for (size_t i = same; i < total; i++) {
-		l->nodes = fk_grow(l->nodes, &l->cap, l->count + 1, sizeof(*l->nodes));
-		l->nodes[l->count] = (struct node){
-			.frame = i == 0 ? ROOT_FRAME : frames[i - 1],
-			.depth = (uint32_t)i,
-			.start = l->time,
-			.delta = i == total - 1 ? delta : 0,
-		};
-		l->open = fk_grow(l->open, &l->open_cap, l->open_count + 1, sizeof(*l->open));
-		l->open[l->open_count++] = (struct open_frame){ l->nodes[l->count].frame, l->count };
-		l->count++;
-	}
-	l->time += value;
-}
-
-static double value_of(const struct profile *p, const union profile_value *v, unsigned column)
-{
-	return profile__value_type(p) == PROFILE_INTEGER ? (double)v[column].integer
-							  : v[column].decimal;
-}
-
-/* With --colors chain, flamegraph.pl marks waker stacks (after a "--" frame)
- * with _[w] and ends every other stack with a "--" frame; so does this copy. */
-static struct profile *chain_profile(const struct profile *p)
-{
-	struct profile *chain = profile__new(profile__columns(p), profile__value_type(p));
-	frame_id dash = profile__intern(chain, "--", 2);
-	frame_id *frames = NULL;
-	size_t cap = 0;
-	struct buf name = BUF_INIT;
-	for (size_t i = 0; i < profile__size(p); i++) {
-		struct profile_stack s;
-		profile__stack(p, i, &s);
-		frames = fk_grow(frames, &cap, (size_t)s.depth + 2, sizeof(*frames));
-		uint32_t depth = 0;
-		bool waker = false, any_separator = false;
-		size_t last_separator = SIZE_MAX;
-		for (uint32_t k = 0; k < s.depth; k++) {
-			size_t len;
-			const char *n = profile__frame_name(p, s.frames[k], &len);
-			bool is_dash = len == 2 && memcmp(n, "--", 2) == 0;
-			/* a ";--;" in the folded line, found left to right without overlap */
-			if (is_dash && k > 0 && k + 1 < s.depth &&
-			    (last_separator == SIZE_MAX || k > last_separator + 1)) {
-				last_separator = k;
-				waker = any_separator = true;
-				frames[depth++] = dash;
-				continue;
-			}
-			if (waker) {
-				buf__reset(&name);
-				buf__append(&name, n, len);
-				buf__append(&name, "_[w]", 4);
-				frames[depth++] = profile__intern(chain, name.data, name.len);
-			} else {
-				frames[depth++] = profile__intern(chain, n, len);
-			}
-		}
-		if (!any_separator) {
-			if (s.depth == 0)
-				frames[depth++] = profile__intern(chain, "", 0);
-			frames[depth++] = dash;
-		}
-		profile__add(chain, frames, depth, s.slice, s.values);
-	}
-	buf__free(&name);
-	free(frames);
-	return chain;
-}
-
-static void layout_profile(struct layout *l, const struct profile *p, const struct svg_options *o)
-{
-	size_t size = profile__size(p), *order;
-	if (o->flamechart) {
-		order = fk_malloc((size + 1) * sizeof(*order));
-		for (size_t i = 0; i < size; i++)
-			order[i] = i;
-	} else {
-		order = profile__sorted(p);
-	}
-	unsigned value_column = profile__columns(p) - 1;
-	l->max_delta = 1;
-	for (size_t i = 0; i < size; i++) {
-		struct profile_stack s;
-		profile__stack(p, order[i], &s);
-		double delta = 0;
-		if (o->differential) {
-			delta = value_of(p, s.values, 1) - value_of(p, s.values, 0);
-			if (fabs(delta) > l->max_delta)
-				l->max_delta = fabs(delta);
-		}
-		add_stack(l, s.frames, s.depth, value_of(p, s.values, value_column), delta);
-	}
-	close_frames(l, 0);
-	free(order);
-}
-
 /* --- drawing ---------------------------------------------------------------------- */
 
 struct geometry {
@@ -678,11 +313,12 @@ static void put_named_attribute(struct buf *out, const char *name, const char *v
 }
 
 /* The start of a frame's group: <g>, or what --nameattr asks for. */
-static void put_group_start(struct buf *out, const struct named_attributes *na, const char *href)
+static void put_group_start(struct buf *out, const struct svg_frame_attributes *na, const char *href)
 {
-	const char *id = attribute(na, "id"), *class = attribute(na, "class");
+	const char *id = svg_frame_attributes__get(na, "id");
+	const char *class = svg_frame_attributes__get(na, "class");
 	if (href) {
-		const char *target = attribute(na, "target");
+		const char *target = svg_frame_attributes__get(na, "target");
 		buf__append_string(out, "<a");
 		put_named_attribute(out, "xlink:href", href);
 		put_named_attribute(out, "target", target && *target ? target : "_top");
@@ -707,17 +343,17 @@ struct frame_colors {
 
 static const char *frame_color(const struct profile *p, const struct svg_options *o,
 			       struct svg_color_source *source, struct frame_colors *cache,
-			       const struct node *n, double max_delta)
+			       const struct flame_frame *f, double max_delta)
 {
 	static const char dark_grey[] = "rgb(160,160,160)", grey[] = "rgb(200,200,200)";
 	size_t len = 0;
-	const char *name = n->frame == ROOT_FRAME ? "" : profile__frame_name(p, n->frame, &len);
+	const char *name = f->frame == FLAME_LAYOUT_ROOT ? "" : profile__frame_name(p, f->frame, &len);
 	if (len == 2 && memcmp(name, "--", 2) == 0)
 		return dark_grey;
 	if (len == 1 && name[0] == '-')
 		return grey;
 	if (o->differential) {
-		svg_color__difference(n->delta, max_delta, o->negate,
+		svg_color__difference(f->delta, max_delta, o->negate,
 				      strcmp(o->colors, "diff-cb") == 0, cache->root);
 		return cache->root;
 	}
@@ -727,15 +363,16 @@ static const char *frame_color(const struct profile *p, const struct svg_options
 		svg_color__frame(o->colors, source, name, len, cache->root);
 		return cache->root;
 	}
-	char *slot = n->frame == ROOT_FRAME ? cache->root : cache->colors[n->frame];
-	if (!slot[0] || n->frame == ROOT_FRAME)
+	char *slot = f->frame == FLAME_LAYOUT_ROOT ? cache->root : cache->colors[f->frame];
+	if (!slot[0] || f->frame == FLAME_LAYOUT_ROOT)
 		svg_color__frame(o->colors, source, name, len, slot);
 	return slot;
 }
 
-static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, const struct svg_options *o,
-			const struct layout *l, const struct geometry *g, struct svg_result *result)
+static void draw_frames(struct buf *out, FILE *stream, const struct svg_options *o,
+			const struct flame_layout *l, const struct geometry *g, struct svg_result *result)
 {
+	const struct profile *p = l->profile;
 	struct svg_color_source source = o->color_source;
 	struct frame_colors cache = {
 		.colors = fk_calloc(profile__frame_count(p) + 1, SVG_COLOR_SIZE),
@@ -745,37 +382,37 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 
 	buf__append_string(out, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < l->count; i++) {
-		const struct node *n = &l->nodes[i];
-		if (n->end - n->start < g->min_time)
+		const struct flame_frame *f = &l->frames[i];
+		if (f->end - f->start < g->min_time)
 			continue;
 		result->frames++;
-		bool root = n->frame == ROOT_FRAME;
-		double end = root ? g->time_max : n->end;
-		double x1 = XPAD + n->start * g->width_per_time;
+		bool root = f->frame == FLAME_LAYOUT_ROOT;
+		double end = root ? g->time_max : f->end;
+		double x1 = XPAD + f->start * g->width_per_time;
 		double x2 = XPAD + end * g->width_per_time;
 		double y1, y2;
 		if (!o->inverted) {
-			y1 = g->image_height - g->ypad2 - (n->depth + 1.0) * o->frame_height + FRAME_PAD;
-			y2 = g->image_height - g->ypad2 - (double)n->depth * o->frame_height;
+			y1 = g->image_height - g->ypad2 - (f->depth + 1.0) * o->frame_height + FRAME_PAD;
+			y2 = g->image_height - g->ypad2 - (double)f->depth * o->frame_height;
 		} else {
-			y1 = g->ypad1 + (double)n->depth * o->frame_height;
-			y2 = g->ypad1 + (n->depth + 1.0) * o->frame_height - FRAME_PAD;
+			y1 = g->ypad1 + (double)f->depth * o->frame_height;
+			y2 = g->ypad1 + (f->depth + 1.0) * o->frame_height - FRAME_PAD;
 		}
 		size_t len = 0;
-		const char *name = root ? "" : profile__frame_name(p, n->frame, &len);
+		const char *name = root ? "" : profile__frame_name(p, f->frame, &len);
 		size_t shown_len = without_annotation(name, len);
 
 		char samples_text[64], rounded[PERL_NUMBER_SIZE];
 		double samples_shown;
-		perl_number__fixed(rounded, (end - n->start) * o->factor, 0, &samples_shown);
+		perl_number__fixed(rounded, (end - f->start) * o->factor, 0, &samples_shown);
 		format_count(samples_text, sizeof(samples_text), rounded);
 
-		const struct named_attributes *na =
-			root ? NULL : find_name_attributes(o->name_attributes, name, len);
-		const char *href = attribute(na, "href");
+		const struct svg_frame_attributes *na =
+			root ? NULL : svg_name_attributes__find(o->name_attributes, name, len);
+		const char *href = svg_frame_attributes__get(na, "href");
 		put_group_start(out, na, href && *href ? href : NULL);
 		buf__append_string(out, "<title>");
-		const char *title = attribute(na, "title");
+		const char *title = svg_frame_attributes__get(na, "title");
 		if (title && *title) {
 			put_escaped_string(out, title);
 		} else if (root) {
@@ -794,7 +431,7 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 			put_fixed(out, 100 * samples_shown / total_shown, 2);
 			buf__append_char(out, '%');
 			if (o->differential) {
-				double d = o->negate ? -n->delta : n->delta;
+				double d = o->negate ? -f->delta : f->delta;
 				if (d == 0)
 					d = 0;  /* Perl's -0 is 0: no "-0.00%" */
 				buf__printf(out, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / total_shown);
@@ -818,7 +455,7 @@ static void draw_frames(struct buf *out, FILE *stream, const struct profile *p, 
 		put_fixed(out, y2 - y1, 1);
 		buf__append_string(out, "\" fill=\"");
 		/* escaped: a palette.map (--cp) may hold any text as a colour */
-		put_attribute(out, frame_color(p, o, &source, &cache, n, l->max_delta));
+		put_attribute(out, frame_color(p, o, &source, &cache, f, l->max_delta));
 		buf__append_string(out, "\" rx=\"2\" ry=\"2\"/>");
 		/* A label only where one fits: an empty <text> per frame would cost
 		 * the browser as much as the rest of a large graph (the script makes
@@ -863,17 +500,17 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 		return error("--width %u leaves no room for frames: use more than %d", o->width,
 			     2 * XPAD);
 
-	struct profile *chain = NULL;
-	if (strcmp(o->colors, "chain") == 0 && !o->differential)
-		profile = chain = chain_profile(profile);
-
-	struct layout l = { 0 };
+	struct flame_layout_options layout_options = {
+		.keep_order = o->flamechart,
+		.differential = o->differential,
+		.chain = strcmp(o->colors, "chain") == 0 && !o->differential,
+	};
+	struct flame_layout *l = flame_layout__new(profile, &layout_options);
 	struct buf text = BUF_INIT;
-	layout_profile(&l, profile, o);
-	result->total = l.time;
+	result->total = l->total;
 
 	int status = 0;
-	if (l.time == 0) {
+	if (l->total == 0) {
 		write_error_svg(&text, o);
 		status = 1;
 		goto done;
@@ -883,33 +520,31 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 		.ypad1 = o->font_size * 3,
 		.ypad2 = o->font_size * 2 + 10,
 		.ypad3 = o->font_size * 2,
-		.time_max = l.time,
+		.time_max = l->total,
 	};
-	if (o->total > 0 && o->total < l.time) {
-		result->total_ignored = o->total / l.time > 0.02;
+	if (o->total > 0 && o->total < l->total) {
+		result->total_ignored = o->total / l->total > 0.02;
 	} else if (o->total > 0) {
 		g.time_max = o->total;
 	}
 	g.width_per_time = (o->width - 2.0 * XPAD) / g.time_max;
 	g.min_time = o->minwidth_percent ? g.time_max * o->minwidth / 100
 					 : o->minwidth / g.width_per_time;
-	for (size_t i = 0; i < l.count; i++)
-		if (l.nodes[i].end - l.nodes[i].start >= g.min_time && l.nodes[i].depth > g.depth_max)
-			g.depth_max = l.nodes[i].depth;
+	for (size_t i = 0; i < l->count; i++)
+		if (l->frames[i].end - l->frames[i].start >= g.min_time && l->frames[i].depth > g.depth_max)
+			g.depth_max = l->frames[i].depth;
 	g.image_height = (g.depth_max + 1.0) * o->frame_height + g.ypad1 + g.ypad2;
 	if (o->subtitle && *o->subtitle)
 		g.image_height += g.ypad3;
 
 	put_header(&text, o, g.image_height);
 	put_preamble(&text, o, &g, bg_start, bg_stop);
-	draw_frames(&text, out, profile, o, &l, &g, result);
+	draw_frames(&text, out, o, l, &g, result);
 	buf__append_string(&text, "</svg>\n");
 done:
 	fwrite(text.data, 1, text.len, out);
 	buf__free(&text);
-	free(l.nodes);
-	free(l.open);
-	profile__free(chain);
+	flame_layout__free(l);
 	return status;
 }
 

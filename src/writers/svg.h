@@ -3,12 +3,11 @@
  * SVG out (flamegraph.pl's layout, colours and elements; flamekit's own
  * script, src/writers/svg_script.js, and styles, svg_style.css).
  *
- * Layout is flamegraph.pl's: stacks in folded-line order (or, for a flame
- * chart, in the profile's insertion order: see folded_read_options), frames
- * merged with the frame at the same depth of the stack before when all
- * frames below are the same, widths in proportion to the counts, frames
- * narrower than minwidth left out (their time stays in their parent), and
- * the same numbers printed with the same digits.
+ * Layout is flamegraph.pl's, computed by flame_layout.h (stacks in
+ * folded-line order, or for a flame chart in the profile's insertion order:
+ * see folded_read_options); this writer scales it to the width, leaves out
+ * frames narrower than minwidth (their time stays in their parent), and
+ * prints the same numbers with the same digits.
  *
  * Values: a one-column profile draws its counts; a two-column one draws the
  * second column (after) and, when `differential` is set, colours frames by
@@ -24,7 +23,7 @@
 #include "../profile/profile.h"
 #include "svg_colors.h"
 
-/* flamegraph.pl --nameattr: extra attributes per frame name (see svg.c). */
+/* flamegraph.pl --nameattr: extra attributes per frame name (svg_name_attributes.h). */
 struct svg_name_attributes;
 
 struct svg_options {
@@ -75,12 +74,5 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 
 /* The writers[] entry: options NULL means the defaults. */
 int svg_writer__write(const struct profile *profile, FILE *out, const void *options);
-
-/* --nameattr FILE: "name<TAB>attr=value<TAB>..." lines (href, target, title,
- * id, class; g_extra and a_extra hold name="value" attributes, refused when
- * they hold anything else, an xmlns or an attribute given twice). NULL after
- * a message. */
-struct svg_name_attributes *svg_name_attributes__read(const char *path);
-void svg_name_attributes__free(struct svg_name_attributes *a);
 
 #endif

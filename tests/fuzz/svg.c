@@ -34,6 +34,7 @@
 
 #include "../../src/lib/buf.h"
 #include "../../src/writers/svg.h"
+#include "../../src/writers/svg_name_attributes.h"
 
 #define FLAG_BYTES 6
 #define MAX_DEPTH 512
