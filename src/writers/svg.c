@@ -27,7 +27,6 @@ void svg_options__init(struct svg_options *o)
 		.font_type = "Verdana",
 		.font_size = 12,
 		.font_width = 0.59,
-		.count_name = "samples",
 		.name_type = "Function:",
 		.colors = "hot",
 		.factor = 1,
@@ -483,7 +482,7 @@ static double value_of(const struct profile *p, const union profile_value *v, un
  * with _[w] and ends every other stack with a "--" frame; so does this copy. */
 static struct profile *chain_profile(const struct profile *p)
 {
-	struct profile *chain = profile__new(profile__columns(p), profile__value_type(p));
+	struct profile *chain = profile__new_like(p);
 	frame_id dash = profile__intern(chain, "--", 2);
 	frame_id *frames = NULL;
 	size_t cap = 0;
@@ -521,7 +520,7 @@ static struct profile *chain_profile(const struct profile *p)
 				frames[depth++] = profile__intern(chain, "", 0);
 			frames[depth++] = dash;
 		}
-		profile__add(chain, frames, depth, s.slice, s.values);
+		profile__add(chain, frames, depth, &s.key, s.values);
 	}
 	buf__free(&name);
 	free(frames);
@@ -530,14 +529,7 @@ static struct profile *chain_profile(const struct profile *p)
 
 static void layout_profile(struct layout *l, const struct profile *p, const struct svg_options *o)
 {
-	size_t size = profile__size(p), *order;
-	if (o->flamechart) {
-		order = fk_malloc((size + 1) * sizeof(*order));
-		for (size_t i = 0; i < size; i++)
-			order[i] = i;
-	} else {
-		order = profile__sorted(p);
-	}
+	size_t size = profile__size(p), *order = profile__sorted(p);
 	unsigned value_column = profile__columns(p) - 1;
 	l->max_delta = 1;
 	for (size_t i = 0; i < size; i++) {
@@ -855,6 +847,10 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 			    const struct svg_options *o, struct svg_result *result)
 {
 	*result = (struct svg_result){ 0 };
+	struct svg_options labelled = *o;
+	if (!labelled.count_name)
+		labelled.count_name = profile_unit__name(profile__unit(profile));
+	o = &labelled;
 	const char *bg_start, *bg_stop;
 	if (!svg_color__background(o->bgcolors, o->colors, &bg_start, &bg_stop))
 		return error("unknown --bgcolors '%s': use yellow, blue, green, grey or #rrggbb",
