@@ -117,7 +117,7 @@ static const struct perl_collapser perl_collapsers[] = {
 	{ "stackcollapse-stap", "stap", false,
 	  { .perl_printf = true, .perl_tool = "stackcollapse-stap.pl", .perl_tool_line = 83 } },
 	{ "stackcollapse", "dtrace", false, { 0 } },
-	{ "stackcollapse-bpftrace", "bpftrace", false, { .insertion_order = true } },
+	{ "stackcollapse-bpftrace", "bpftrace", false, { 0 } },
 	{ NULL, NULL, false, { 0 } },
 };
 

@@ -107,7 +107,7 @@ static struct profile *read_side(const struct diff_options *o, const char *path)
 		/* difffolded.pl counts a line it cannot parse under the empty
 		 * stack, adding nothing: it prints a " 0 0" line for it */
 		union profile_value zero = { .decimal = 0 };
-		profile__add(p, NULL, 0, 0, &zero);
+		profile__add(p, NULL, 0, NULL, &zero);
 	} else if (profile__size(p) == 0 && !o->perl_mode) {
 		error("no stacks in %s: expected folded lines \"frame;frame;... COUNT\"", path);
 		profile__free(p);

@@ -237,7 +237,6 @@ static struct profile *read_profile(struct flamegraph_options *o, struct input *
 	struct folded_read_result folded_result = { 0 };
 	struct folded_read_options folded = {
 		.perl_line_rule = true,
-		.keep_order = o->svg.flamechart,
 		.reverse = o->reverse,
 		.result = &folded_result,
 	};
@@ -247,6 +246,8 @@ static struct profile *read_profile(struct flamegraph_options *o, struct input *
 	if (is_folded) {
 		ctx.options = &folded;
 		profile = profile__new(2, PROFILE_DECIMAL);
+		if (o->svg.flamechart)
+			profile__set_order(profile, PROFILE_KEEP_RUNS);
 	} else {
 		if (o->reverse || o->svg.flamechart) {
 			error("--reverse and --flamechart need folded input; collapse it first: "
@@ -314,7 +315,9 @@ static int flamegraph_run(struct flamegraph_options *o)
 	perl_number__string(total_text, result.total);
 	if (o->perl_mode) {
 		/* flamegraph.pl's warnings, in its words and order */
-		if (strcmp(o->svg.count_name, "samples") == 0 && result.total < 100)
+		const char *count_name = o->svg.count_name ? o->svg.count_name
+					 : profile_unit__name(profile__unit(profile));
+		if (strcmp(count_name, "samples") == 0 && result.total < 100)
 			fprintf(stderr, "Stack count is low (%s). Did something go wrong?\n", total_text);
 		if (ignored)
 			fprintf(stderr, "Ignored %llu lines with invalid format\n",

@@ -512,8 +512,8 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 				b->kernel, key->kernel.ips[i - 1]), o->annotate ? "_[k]" : NULL));
 	}
 	union profile_value value = { .integer = key->count };
-	profile__add_for_process(b->profile, b->frames, depth, key->slice,
-				 b->with_pids ? key->pid : 0, &value);
+	struct profile_key entry_key = { key->slice, b->with_pids ? key->pid : 0 };
+	profile__add(b->profile, b->frames, depth, &entry_key, &value);
 	b->keys++;
 	b->samples += key->count;
 	return 0;

@@ -18,13 +18,15 @@ struct entry {
 	uint64_t frames_offset; /* into stack_frames */
 	uint64_t hash;
 	uint32_t depth;
-	uint32_t slice;
-	uint32_t pid;
+	struct profile_key key;
 };
 
 struct profile {
 	unsigned columns;
 	enum profile_value_type type;
+	enum profile_unit unit;
+	enum profile_order order;
+	struct profile_time time;
 
 	char *names;                 /* every frame name, each NUL-terminated */
 	size_t names_len, names_cap;
@@ -50,6 +52,15 @@ struct profile *profile__new(unsigned columns, enum profile_value_type type)
 	return p;
 }
 
+struct profile *profile__new_like(const struct profile *p)
+{
+	struct profile *like = profile__new(p->columns, p->type);
+	like->unit = p->unit;
+	like->order = p->order;
+	like->time = p->time;
+	return like;
+}
+
 void profile__free(struct profile *p)
 {
 	if (!p)
@@ -68,6 +79,25 @@ unsigned profile__columns(const struct profile *p) { return p->columns; }
 enum profile_value_type profile__value_type(const struct profile *p) { return p->type; }
 size_t profile__frame_count(const struct profile *p) { return p->frame_count; }
 size_t profile__size(const struct profile *p) { return p->entry_count; }
+void profile__set_unit(struct profile *p, enum profile_unit unit) { p->unit = unit; }
+enum profile_unit profile__unit(const struct profile *p) { return p->unit; }
+void profile__set_time(struct profile *p, const struct profile_time *time) { p->time = *time; }
+const struct profile_time *profile__time(const struct profile *p) { return &p->time; }
+void profile__set_order(struct profile *p, enum profile_order order) { p->order = order; }
+enum profile_order profile__order(const struct profile *p) { return p->order; }
+
+const char *profile_unit__name(enum profile_unit unit)
+{
+	switch (unit) {
+	case PROFILE_SAMPLES: return "samples";
+	case PROFILE_EVENTS: return "events";
+	case PROFILE_PERIODS: return "periods";
+	case PROFILE_NANOSECONDS: return "ns";
+	case PROFILE_MICROSECONDS: return "us";
+	case PROFILE_BYTES: return "bytes";
+	}
+	return "samples";
+}
 
 static uint64_t frame_hash_of(const void *frames, size_t id)
 {
@@ -103,22 +133,26 @@ const char *profile__frame_name(const struct profile *p, frame_id id, size_t *le
 	return p->names + p->frames[id].name_offset;
 }
 
-static uint64_t stack_hash(const frame_id *frames, uint32_t depth, uint32_t slice,
-			   uint32_t pid)
+static uint64_t stack_hash(const frame_id *frames, uint32_t depth,
+			   const struct profile_key *key)
 {
 	return XXH3_64bits_withSeed(frames, depth * sizeof(frame_id),
-				    slice | (uint64_t)pid << 32);
+				    key->slice | (uint64_t)key->pid << 32);
+}
+
+static bool entry_is(const struct profile *p, const struct entry *en, uint64_t hash,
+		     const frame_id *frames, uint32_t depth, const struct profile_key *key)
+{
+	/* depth 0 compares nothing, and stack_frames may still be NULL */
+	return en->hash == hash && en->depth == depth && en->key.slice == key->slice &&
+	       en->key.pid == key->pid &&
+	       (depth == 0 ||
+		memcmp(p->stack_frames + en->frames_offset, frames, depth * sizeof(frame_id)) == 0);
 }
 
 static uint64_t entry_hash_of(const void *entries, size_t index)
 {
 	return ((const struct entry *)entries)[index].hash;
-}
-
-void profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
-		  uint32_t slice, const union profile_value *values)
-{
-	profile__add_indexed(p, frames, depth, slice, values);
 }
 
 void profile__add_to_entry(struct profile *p, size_t e, const union profile_value *values)
@@ -132,34 +166,41 @@ void profile__add_to_entry(struct profile *p, size_t e, const union profile_valu
 	}
 }
 
-size_t profile__add_indexed(struct profile *p, const frame_id *frames, uint32_t depth,
-			    uint32_t slice, const union profile_value *values)
+/* The entry the stack merges into: by hash, or only the last one added. */
+static bool find_entry(struct profile *p, uint64_t hash, const frame_id *frames,
+		       uint32_t depth, const struct profile_key *key, size_t *slot, size_t *e)
 {
-	return profile__add_for_process(p, frames, depth, slice, 0, values);
+	switch (p->order) {
+	case PROFILE_MERGE:
+		*slot = index_table__first(&p->entry_index, hash);
+		for (uint32_t at; (at = p->entry_index.slots[*slot]) != 0;
+		     *slot = index_table__next(&p->entry_index, *slot))
+			if (entry_is(p, &p->entries[at - 1], hash, frames, depth, key)) {
+				*e = at - 1;
+				return true;
+			}
+		return false;
+	case PROFILE_KEEP_RUNS:
+		*e = p->entry_count - 1;
+		return p->entry_count > 0 && entry_is(p, &p->entries[*e], hash, frames, depth, key);
+	case PROFILE_KEEP_EACH:
+		break;
+	}
+	return false;
 }
 
-size_t profile__add_for_process(struct profile *p, const frame_id *frames, uint32_t depth,
-				uint32_t slice, uint32_t pid, const union profile_value *values)
+size_t profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
+		    const struct profile_key *key, const union profile_value *values)
 {
+	static const struct profile_key no_key = { 0, 0 };
+	if (!key)
+		key = &no_key;
 	/* One empty frame folds to the same line as no frame: keep one form. */
 	if (depth == 1 && p->frames[frames[0]].name_len == 0)
 		depth = 0;
-	uint64_t hash = stack_hash(frames, depth, slice, pid);
-	size_t slot = index_table__first(&p->entry_index, hash);
-	uint32_t at;
-	for (; (at = p->entry_index.slots[slot]) != 0;
-	     slot = index_table__next(&p->entry_index, slot)) {
-		const struct entry *en = &p->entries[at - 1];
-		/* depth 0 compares nothing, and stack_frames may still be NULL */
-		if (en->hash == hash && en->depth == depth && en->slice == slice && en->pid == pid &&
-		    (depth == 0 || memcmp(p->stack_frames + en->frames_offset, frames,
-					  depth * sizeof(frame_id)) == 0))
-			break;
-	}
-	size_t e;
-	if (at) {
-		e = at - 1;
-	} else {
+	uint64_t hash = stack_hash(frames, depth, key);
+	size_t slot = 0, e;
+	if (!find_entry(p, hash, frames, depth, key, &slot, &e)) {
 		e = p->entry_count;
 		p->entries = fk_grow(p->entries, &p->entries_cap, e + 1, sizeof(*p->entries));
 		p->values = fk_grow(p->values, &p->values_cap, (e + 1) * p->columns,
@@ -169,23 +210,16 @@ size_t profile__add_for_process(struct profile *p, const frame_id *frames, uint3
 		if (depth)
 			memcpy(p->stack_frames + p->stack_frames_len, frames,
 			       depth * sizeof(frame_id));
-		p->entries[e] = (struct entry){ p->stack_frames_len, hash, depth, slice, pid };
+		p->entries[e] = (struct entry){ p->stack_frames_len, hash, depth, *key };
 		p->stack_frames_len += depth;
 		memset(p->values + e * p->columns, 0, p->columns * sizeof(*p->values));
 		p->entry_count++;
-		index_table__insert(&p->entry_index, slot, e, entry_hash_of, p->entries);
+		/* only the merging order looks entries up by hash */
+		if (p->order == PROFILE_MERGE)
+			index_table__insert(&p->entry_index, slot, e, entry_hash_of, p->entries);
 	}
 	profile__add_to_entry(p, e, values);
 	return e;
-}
-
-void profile__add_count(struct profile *p, const frame_id *frames, uint32_t depth,
-			uint64_t count)
-{
-	union profile_value v[PROFILE_MAX_COLUMNS] = { { .integer = count } };
-	if (p->type == PROFILE_DECIMAL)
-		v[0].decimal = (double)count;
-	profile__add(p, frames, depth, 0, v);
 }
 
 void profile__merge(struct profile *dst, const struct profile *src)
@@ -205,7 +239,7 @@ void profile__merge(struct profile *dst, const struct profile *src)
 		frames = fk_grow(frames, &cap, s.depth ? s.depth : 1, sizeof(*frames));
 		for (uint32_t d = 0; d < s.depth; d++)
 			frames[d] = map[s.frames[d]];
-		profile__add_for_process(dst, frames, s.depth, s.slice, s.pid, s.values);
+		profile__add(dst, frames, s.depth, &s.key, s.values);
 	}
 	free(frames);
 	free(map);
@@ -216,17 +250,17 @@ void profile__stack(const struct profile *p, size_t index, struct profile_stack 
 	const struct entry *en = &p->entries[index];
 	out->frames = p->stack_frames + en->frames_offset;
 	out->depth = en->depth;
-	out->slice = en->slice;
-	out->pid = en->pid;
+	out->key = en->key;
 	out->values = p->values + index * p->columns;
 }
 
-/* Entries with equal frames: by slice, then pid. */
+/* Entries with equal frames: by slice, then pid (then in the order added:
+ * the sort below is stable). */
 static int compare_keys(const struct entry *a, const struct entry *b)
 {
-	if (a->slice != b->slice)
-		return a->slice < b->slice ? -1 : 1;
-	return a->pid < b->pid ? -1 : a->pid > b->pid;
+	if (a->key.slice != b->key.slice)
+		return a->key.slice < b->key.slice ? -1 : 1;
+	return a->key.pid < b->key.pid ? -1 : a->key.pid > b->key.pid;
 }
 
 /*
@@ -326,7 +360,8 @@ size_t *profile__sorted(const struct profile *p)
 	size_t *tmp = fk_malloc((n ? n : 1) * sizeof(*tmp));
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
-	merge_sort(p, order, tmp, n);
+	if (p->order == PROFILE_MERGE)
+		merge_sort(p, order, tmp, n);
 	free(tmp);
 	return order;
 }

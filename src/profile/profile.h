@@ -23,16 +23,30 @@
  *	accepts counts like "10.5"); the type is fixed when the profile is made.
  *	Adding a stack that is already present sums the values (merge).
  *
- * Time slices
- *	A stack may be keyed by a slice number as well (a time view keys counts
- *	by sub-second slices). The same frames in two slices are two entries;
- *	profiles that do not use time pass slice 0 everywhere.
+ * Keys
+ *	Besides its frames, an entry is keyed by a struct profile_key: the time
+ *	slice it was counted in (see Time) and the process it was sampled in
+ *	(record lists processes apart in its report). Readers of text pass a
+ *	NULL key (slice 0, pid 0); a profile for folded output should too, or
+ *	two processes' stacks print as two equal lines.
  *
- * Processes
- *	Likewise a stack may be keyed by the process it was sampled in (record
- *	lists processes apart in its report). Readers of text and everything
- *	else pass pid 0; a profile for folded output should too, or two
- *	processes' stacks print as two equal lines.
+ * Unit
+ *	What the values count (samples by default; events, event periods,
+ *	time, bytes), set by whoever fills the profile, named by every writer
+ *	that labels values (the SVG's "N samples", the report's header).
+ *
+ * Time
+ *	A profile with a time dimension says so with profile__set_time(): the
+ *	length of a slice and the start of slice 0. Slice numbers in keys then
+ *	count slices from that start; without it every key's slice is 0.
+ *
+ * Order
+ *	By default equal stacks (frames and key) are one entry whose values are
+ *	summed (PROFILE_MERGE). A flame chart keeps its input's order instead:
+ *	PROFILE_KEEP_RUNS sums a stack into the entry added last only, when it
+ *	is the same, so a run of equal lines is one entry and a later repeat is
+ *	another; PROFILE_KEEP_EACH makes every add a new entry (the entries of
+ *	the bpftrace personality). Set the order before the first add.
  *
  * Iteration
  *	Entries are numbered 0 .. profile__size()-1 in the order first added.
@@ -69,11 +83,37 @@ union profile_value {
 	double decimal;
 };
 
+/* What the values count. */
+enum profile_unit {
+	PROFILE_SAMPLES,       /* timer or event samples (the default) */
+	PROFILE_EVENTS,        /* events counted, each once */
+	PROFILE_PERIODS,       /* the sum of the samples' event periods (perf's period) */
+	PROFILE_NANOSECONDS,
+	PROFILE_MICROSECONDS,
+	PROFILE_BYTES,
+};
+
+enum profile_order {
+	PROFILE_MERGE,      /* equal stacks are one entry (the default) */
+	PROFILE_KEEP_RUNS,  /* an add merges into the entry added last only */
+	PROFILE_KEEP_EACH,  /* every add is a new entry */
+};
+
+struct profile_key {
+	uint32_t slice;  /* time slice, from the profile's time start; 0 without time */
+	uint32_t pid;    /* the process sampled; 0 when not kept apart */
+};
+
+/* The time dimension: slice_ns 0 means none. */
+struct profile_time {
+	uint64_t slice_ns;
+	uint64_t start_ns;  /* of slice 0, CLOCK_MONOTONIC or the input's own clock */
+};
+
 struct profile_stack {
 	const frame_id *frames;       /* root first */
 	uint32_t depth;
-	uint32_t slice;
-	uint32_t pid;
+	struct profile_key key;
 	const union profile_value *values; /* `columns` of them */
 };
 
@@ -81,36 +121,61 @@ struct profile;
 
 /* columns: 1 or 2. */
 struct profile *profile__new(unsigned columns, enum profile_value_type type);
+/* An empty profile with p's columns, value type, unit, time and order (a
+ * part of p read on another thread, a transformed copy). */
+struct profile *profile__new_like(const struct profile *p);
 void profile__free(struct profile *p);
 
 unsigned profile__columns(const struct profile *p);
 enum profile_value_type profile__value_type(const struct profile *p);
 
+void profile__set_unit(struct profile *p, enum profile_unit unit);
+enum profile_unit profile__unit(const struct profile *p);
+/* "samples", "events", "periods", "ns", "us", "bytes": as writers label values */
+const char *profile_unit__name(enum profile_unit unit);
+
+void profile__set_time(struct profile *p, const struct profile_time *time);
+const struct profile_time *profile__time(const struct profile *p);
+
+/* Before the first add. */
+void profile__set_order(struct profile *p, enum profile_order order);
+enum profile_order profile__order(const struct profile *p);
+
 frame_id profile__intern(struct profile *p, const char *name, size_t len);
 const char *profile__frame_name(const struct profile *p, frame_id id, size_t *len);
 size_t profile__frame_count(const struct profile *p);
 
-/* Adds values (columns of them) to the stack frames[0..depth-1] in slice. */
-void profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
-		  uint32_t slice, const union profile_value *values);
-/* The same, returning the entry's index (for readers that remember it). */
-size_t profile__add_indexed(struct profile *p, const frame_id *frames, uint32_t depth,
-			    uint32_t slice, const union profile_value *values);
-/* The same, keyed by a process id too. */
-size_t profile__add_for_process(struct profile *p, const frame_id *frames, uint32_t depth,
-				uint32_t slice, uint32_t pid, const union profile_value *values);
-/* Adds values to entry `index` (as returned above). */
+/*
+ * Adds values (columns of them) to the stack frames[0..depth-1] under key
+ * (NULL: slice 0, pid 0), as the profile's order says; returns the index
+ * of the entry that holds them.
+ */
+size_t profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
+		    const struct profile_key *key, const union profile_value *values);
+/* Adds values to entry `index`, as returned by profile__add(): for readers
+ * that remember where a repeated stack went. */
 void profile__add_to_entry(struct profile *p, size_t index, const union profile_value *values);
-/* The common case: one integer column, no slice. */
-void profile__add_count(struct profile *p, const frame_id *frames, uint32_t depth,
-			uint64_t count);
 
-/* Adds every stack of src to dst (same columns and value type). */
+/* A count as a value of the profile's type (its first column). */
+static inline union profile_value profile__count_value(const struct profile *p, uint64_t n)
+{
+	union profile_value v;
+	if (profile__value_type(p) == PROFILE_DECIMAL)
+		v.decimal = (double)n;
+	else
+		v.integer = n;
+	return v;
+}
+
+/* Adds every stack of src to dst (same columns and value type), in src's
+ * entry order, as dst's order says. */
 void profile__merge(struct profile *dst, const struct profile *src);
 
 size_t profile__size(const struct profile *p);
 void profile__stack(const struct profile *p, size_t index, struct profile_stack *out);
-/* Entry indexes in folded-line byte order, then slice, then pid. Caller frees. */
+/* Entry indexes in the order writers print them: folded-line byte order,
+ * then slice, then pid, then the order added; for a profile that keeps its
+ * order (not PROFILE_MERGE), the order added. Caller frees. */
 size_t *profile__sorted(const struct profile *p);
 
 #endif

@@ -77,7 +77,7 @@ static void add_side(struct profile *diff, const struct profile *side, unsigned 
 		}
 		union profile_value values[2] = { { .decimal = 0 }, { .decimal = 0 } };
 		values[column].decimal = value_at(side, &s);
-		profile__add(diff, frames, s.depth, 0, values);
+		profile__add(diff, frames, s.depth, NULL, values);
 	}
 	buf__free(&name);
 	free(frames);

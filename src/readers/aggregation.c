@@ -90,7 +90,7 @@ int aggregation__read(const struct aggregation_format *format, struct read_conte
 			.format = format,
 			.in = input__open_range(inputs[0], split.bounds[i], split.bounds[i + 1]),
 			.header_lines = i == 0 ? format->header_lines : 0, /* the header is at the start */
-			.profile = profile__new(profile__columns(profile), profile__value_type(profile)),
+			.profile = profile__new_like(profile),
 			.state = format->state_new ? format->state_new() : NULL,
 		};
 	}

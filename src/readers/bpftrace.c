@@ -110,7 +110,7 @@ static enum opening opening_of(struct span line, bool perl_mode, struct span *ke
 /* Builds the stack of an entry from its kept lines: the opening line, the
  * frames, and last the key part of the closing line. */
 static size_t build_entry(struct stack_builder *sb, struct entry_memo *memo, bool perl_mode,
-			  uint64_t count, uint32_t slice)
+			  uint64_t count)
 {
 	struct span line, first_key = { "", 0 }, key;
 	entry_memo__next_kept(memo, &line);
@@ -132,14 +132,12 @@ static size_t build_entry(struct stack_builder *sb, struct entry_memo *memo, boo
 		stack_builder__unshift(sb, key.p, key.len);
 	if (how == OPENS_WITH_KEY)
 		stack_builder__unshift(sb, first_key.p, first_key.len);
-	return stack_builder__commit_slice(sb, count, slice);
+	return stack_builder__commit(sb, count);
 }
 
 static int read_serial(bool perl_mode, struct input *const *inputs, size_t count,
-		       struct profile *profile, uint64_t *keyed, uint32_t first_entry)
+		       struct profile *profile, uint64_t *keyed)
 {
-	/* Perl mode: entry numbers as slices (0 = merge, flamekit mode) */
-	uint32_t entry_number = first_entry;
 	frame_id *again = NULL;
 	size_t again_cap = 0;
 	struct stack_builder sb;
@@ -164,7 +162,7 @@ static int read_serial(bool perl_mode, struct input *const *inputs, size_t count
 				   match_key_and_count((struct span){ line.p + 4, line.len - 4 }, &key, &n)) {
 				/* /^@\[,\s(.*)\]: (\d+)/: a one-line entry */
 				stack_builder__unshift(&sb, key.p, key.len);
-				stack_builder__commit_slice(&sb, n, perl_mode ? ++entry_number : 0);
+				stack_builder__commit(&sb, n);
 			}
 			continue;
 		}
@@ -183,13 +181,13 @@ static int read_serial(bool perl_mode, struct input *const *inputs, size_t count
 				profile__stack(profile, entry, &known);
 				again = fk_grow(again, &again_cap, known.depth + 1, sizeof(*again));
 				memcpy(again, known.frames, known.depth * sizeof(*again));
-				profile__add(profile, again, known.depth, ++entry_number, &v);
+				profile__add(profile, again, known.depth, NULL, &v);
 			} else {
 				profile__add_to_entry(profile, entry, &v);
 			}
 			entry_memo__clear(&memo);
 		} else {
-			entry = build_entry(&sb, &memo, perl_mode, n, perl_mode ? ++entry_number : 0);
+			entry = build_entry(&sb, &memo, perl_mode, n);
 			entry_memo__remember(&memo, entry);
 		}
 		in_stack = false;
@@ -215,14 +213,13 @@ struct part {
 	struct input *in;
 	struct profile *profile;
 	uint64_t keyed;
-	uint32_t first_entry;  /* Perl mode: parts number their entries apart */
 	int err;
 };
 
 static void read_part(void *arg)
 {
 	struct part *pt = arg;
-	pt->err = read_serial(pt->perl_mode, &pt->in, 1, pt->profile, &pt->keyed, pt->first_entry);
+	pt->err = read_serial(pt->perl_mode, &pt->in, 1, pt->profile, &pt->keyed);
 }
 
 int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
@@ -231,10 +228,12 @@ int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 	uint64_t size, keyed_entries = 0;
 	unsigned nparts = 1;
 	int err;
+	if (ctx->perl_mode)
+		profile__set_order(profile, PROFILE_KEEP_EACH);  /* every entry a line */
 	if (count == 1 && input__plain_size(inputs[0], &size))
 		nparts = parallel__part_count(ctx->jobs, size);
 	if (nparts <= 1) {
-		err = read_serial(ctx->perl_mode, inputs, count, profile, &keyed_entries, 0);
+		err = read_serial(ctx->perl_mode, inputs, count, profile, &keyed_entries);
 	} else {
 		struct parallel_split split;
 		parallel__split(inputs[0], size, nparts, after_close_line, &split);
@@ -243,9 +242,7 @@ int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 			parts[i] = (struct part){
 				.perl_mode = ctx->perl_mode,
 				.in = input__open_range(inputs[0], split.bounds[i], split.bounds[i + 1]),
-				.profile = profile__new(profile__columns(profile),
-							profile__value_type(profile)),
-				.first_entry = i << 26,
+				.profile = profile__new_like(profile),
 			};
 		err = parallel__run(split.count, read_part, parts, sizeof(*parts));
 		for (unsigned i = 0; i < split.count; i++) {

@@ -121,11 +121,6 @@ struct read_state {
 	struct buf last_stack;      /* the last line's stack text */
 	frame_id *reversed;         /* --reverse: frames leaf first */
 	size_t reversed_cap;
-	frame_id *previous;         /* keep_order: the last line's stack */
-	size_t previous_cap;
-	uint32_t previous_depth;
-	uint32_t slice;
-	bool have_previous;
 	uint32_t last_depth;
 };
 
@@ -190,21 +185,6 @@ static uint32_t split_frames(struct read_state *st, struct profile *profile, con
 	return depth;
 }
 
-/* keep_order: a new slice whenever the stack differs from the line before. */
-static uint32_t order_slice(struct read_state *st, const frame_id *frames, uint32_t depth)
-{
-	if (st->have_previous && depth == st->previous_depth &&
-	    memcmp(frames, st->previous, depth * sizeof(frame_id)) == 0)
-		return st->slice;
-	if (st->have_previous)
-		st->slice++;
-	st->previous = fk_grow(st->previous, &st->previous_cap, depth + 1, sizeof(frame_id));
-	memcpy(st->previous, frames, depth * sizeof(frame_id));
-	st->previous_depth = depth;
-	st->have_previous = true;
-	return st->slice;
-}
-
 static int read_one(struct read_context *ctx, struct input *in, struct profile *profile,
 		    struct read_state *st)
 {
@@ -256,8 +236,7 @@ static int read_one(struct read_context *ctx, struct input *in, struct profile *
 				st->reversed[k] = st->frames[depth - 1 - k];
 			frames = st->reversed;
 		}
-		uint32_t slice = o->keep_order ? order_slice(st, frames, depth) : 0;
-		profile__add(profile, frames, depth, slice, values);
+		profile__add(profile, frames, depth, NULL, values);
 	}
 	return r;
 }
@@ -272,7 +251,6 @@ int folded_reader__read(struct read_context *ctx, struct input *const *inputs, s
 	free(st.frames);
 	free(st.frame_ends);
 	free(st.reversed);
-	free(st.previous);
 	buf__free(&st.last_stack);
 	return err;
 }

@@ -21,10 +21,6 @@ struct folded_read_options {
 	 * and result->differential_lines counts the former.
 	 */
 	bool perl_line_rule;
-	/* Flame chart: keep line order; a stack gets a new slice whenever it
-	 * differs from the line before, so entries in index order are the
-	 * input's runs of equal stacks. */
-	bool keep_order;
 	/* Frames leaf first (flamegraph.pl --reverse). */
 	bool reverse;
 	/* With perl_line_rule: keep trailing empty frames, so "a;" stays apart

@@ -723,7 +723,7 @@ static int read_parallel(struct read_context *ctx, struct input *file, uint64_t 
 	struct part *parts = fk_calloc(n, sizeof(*parts));
 	for (unsigned i = 0; i < n; i++) {
 		struct part *pt = &parts[i];
-		pt->profile = profile__new(profile__columns(profile), profile__value_type(profile));
+		pt->profile = profile__new_like(profile);
 		perf_state_init(&pt->st, ctx, pt->profile, event.data);
 		pt->st.event_defaulted = defaulted && event.len > 0;
 		pt->st.log = &pt->log;

@@ -349,7 +349,8 @@ int perf_folded_reader__read(struct read_context *ctx, struct input *const *inpu
 			} else {
 				n = (uint64_t)llround(s->value);
 			}
-			profile__add_count(profile, frames, (uint32_t)depth, n);
+			union profile_value value = profile__count_value(profile, n);
+			profile__add(profile, frames, (uint32_t)depth, NULL, &value);
 		}
 		free(frames);
 		if (any_percent && st.total_samples <= 0) {

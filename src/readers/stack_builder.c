@@ -74,16 +74,9 @@ void stack_builder__unshift(struct stack_builder *sb, const char *s, size_t len)
 
 size_t stack_builder__commit(struct stack_builder *sb, uint64_t count)
 {
-	return stack_builder__commit_slice(sb, count, 0);
-}
-
-size_t stack_builder__commit_slice(struct stack_builder *sb, uint64_t count, uint32_t slice)
-{
 	reverse(sb->frames, sb->depth);
-	union profile_value v[PROFILE_MAX_COLUMNS] = { { .integer = count } };
-	if (profile__value_type(sb->profile) == PROFILE_DECIMAL)
-		v[0].decimal = (double)count;
-	size_t e = profile__add_indexed(sb->profile, sb->frames, (uint32_t)sb->depth, slice, v);
+	union profile_value v = profile__count_value(sb->profile, count);
+	size_t e = profile__add(sb->profile, sb->frames, (uint32_t)sb->depth, NULL, &v);
 	stack_builder__clear(sb);
 	return e;
 }

@@ -50,12 +50,9 @@ void stack_builder__add_ids(struct stack_builder *sb, const frame_id *ids, size_
 /* A whole group at once: `unshift @stack, split(/;/, s)`. */
 void stack_builder__unshift(struct stack_builder *sb, const char *s, size_t len);
 
-/* Adds the stack (root first) with one integer count, then clears it;
- * returns the profile entry it went to. */
+/* Adds the stack (root first) with one count, then clears it; returns the
+ * profile entry it went to (a new one where the profile's order says). */
 size_t stack_builder__commit(struct stack_builder *sb, uint64_t count);
-/* The same, keyed by a slice (profile.h): equal stacks of different slices
- * stay apart. */
-size_t stack_builder__commit_slice(struct stack_builder *sb, uint64_t count, uint32_t slice);
 static inline void stack_builder__clear(struct stack_builder *sb)
 {
 	sb->depth = sb->group_start = 0;

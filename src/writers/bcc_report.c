@@ -55,7 +55,7 @@ int bcc_report_writer__write(const struct profile *p, FILE *out, const void *opt
 			put_frame(p, s.frames[d - 1], out);
 		size_t len = 0;
 		const char *comm = s.depth ? profile__frame_name(p, s.frames[0], &len) : "";
-		fprintf(out, "    %-16s %.*s (%" PRIu32 ")\n", "-", (int)len, comm, s.pid);
+		fprintf(out, "    %-16s %.*s (%" PRIu32 ")\n", "-", (int)len, comm, s.key.pid);
 		fprintf(out, "        %" PRIu64 "\n\n", s.values[0].integer);
 	}
 	free(tmp);

@@ -66,7 +66,7 @@ static double value_of(const struct profile *p, const union profile_value *v, un
  * with _[w] and ends every other stack with a "--" frame; so does this copy. */
 static struct profile *chain_profile(const struct profile *p)
 {
-	struct profile *chain = profile__new(profile__columns(p), profile__value_type(p));
+	struct profile *chain = profile__new_like(p);
 	frame_id dash = profile__intern(chain, "--", 2);
 	frame_id *frames = NULL;
 	size_t cap = 0;
@@ -104,7 +104,7 @@ static struct profile *chain_profile(const struct profile *p)
 				frames[depth++] = profile__intern(chain, "", 0);
 			frames[depth++] = dash;
 		}
-		profile__add(chain, frames, depth, s.slice, s.values);
+		profile__add(chain, frames, depth, &s.key, s.values);
 	}
 	buf__free(&name);
 	free(frames);
@@ -122,14 +122,8 @@ struct flame_layout *flame_layout__new(const struct profile *profile,
 		profile = l->chain = chain_profile(profile);
 	l->profile = profile;
 
-	size_t size = profile__size(profile), *order;
-	if (o->keep_order) {
-		order = fk_malloc((size + 1) * sizeof(*order));
-		for (size_t i = 0; i < size; i++)
-			order[i] = i;
-	} else {
-		order = profile__sorted(profile);
-	}
+	/* a flame chart's profile keeps its order: see profile__sorted() */
+	size_t size = profile__size(profile), *order = profile__sorted(profile);
 	unsigned value_column = profile__columns(profile) - 1;
 	l->max_delta = 1;
 	for (size_t i = 0; i < size; i++) {

@@ -3,8 +3,8 @@
  * HTML viewer next): where each frame sits, in the units of the profile's
  * values, with no pixels, colours or markup.
  *
- * The layout is flamegraph.pl's: stacks in folded-line order (or, for a
- * flame chart, in the profile's insertion order), each stack merged with the
+ * The layout is flamegraph.pl's: stacks in the order profile__sorted()
+ * gives (folded-line order, or a flame chart's input order), each stack merged with the
  * one before it while their frames from the root up are the same, so one
  * laid-out frame is a run of the same frame at one depth across adjacent
  * stacks. Its width is the sum of the values of the stacks in the run.
@@ -65,7 +65,6 @@
 #define FLAME_LAYOUT_ROOT UINT32_MAX
 
 struct flame_layout_options {
-	bool keep_order;    /* flame chart: the profile's insertion order, not sorted */
 	bool differential;  /* a two-column profile: set delta and max_delta */
 	bool chain;         /* flamegraph.pl's --colors chain: frames after a "--"
 			       separator (the waker's) get "_[w]", and a stack without

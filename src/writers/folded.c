@@ -51,14 +51,7 @@ int folded_writer__write(const struct profile *profile, FILE *out, const void *o
 {
 	const struct folded_write_options *o = options;
 	struct buf scratch = BUF_INIT, warnings = BUF_INIT;
-	size_t *order;
-	if (o && o->insertion_order) {
-		order = fk_malloc((profile__size(profile) + 1) * sizeof(*order));
-		for (size_t i = 0; i < profile__size(profile); i++)
-			order[i] = i;
-	} else {
-		order = profile__sorted(profile);
-	}
+	size_t *order = profile__sorted(profile);
 	const unsigned columns = profile__columns(profile);
 	const enum profile_value_type type = profile__value_type(profile);
 	struct buf b = BUF_INIT;

@@ -8,7 +8,6 @@
 
 /* How the Perl collapsers' personalities print; NULL options: sorted, plain. */
 struct folded_write_options {
-	bool insertion_order;  /* stackcollapse-bpftrace.pl: map order, not sorted */
 	bool perl_printf;      /* stackcollapse-stap.pl: each line is a printf format */
 	const char *perl_tool; /* for perl_printf's warnings: "TOOL line N, <> line M." */
 	unsigned perl_tool_line;
@@ -16,7 +15,8 @@ struct folded_write_options {
 };
 
 /* "frame;frame;... COUNT\n" per stack, in byte order of the lines, as
- * stackcollapse-perf.pl prints them. */
+ * stackcollapse-perf.pl prints them (in the order added, for a profile that
+ * keeps its order: stackcollapse-bpftrace.pl's map order). */
 int folded_writer__write(const struct profile *profile, FILE *out, const void *options);
 
 #endif

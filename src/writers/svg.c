@@ -25,7 +25,6 @@ void svg_options__init(struct svg_options *o)
 		.font_type = "Verdana",
 		.font_size = 12,
 		.font_width = 0.59,
-		.count_name = "samples",
 		.name_type = "Function:",
 		.colors = "hot",
 		.factor = 1,
@@ -492,6 +491,10 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 			    const struct svg_options *o, struct svg_result *result)
 {
 	*result = (struct svg_result){ 0 };
+	struct svg_options labelled = *o;
+	if (!labelled.count_name)
+		labelled.count_name = profile_unit__name(profile__unit(profile));
+	o = &labelled;
 	const char *bg_start, *bg_stop;
 	if (!svg_color__background(o->bgcolors, o->colors, &bg_start, &bg_stop))
 		return error("unknown --bgcolors '%s': use yellow, blue, green, grey or #rrggbb",
@@ -501,7 +504,6 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 			     2 * XPAD);
 
 	struct flame_layout_options layout_options = {
-		.keep_order = o->flamechart,
 		.differential = o->differential,
 		.chain = strcmp(o->colors, "chain") == 0 && !o->differential,
 	};

@@ -4,8 +4,8 @@
  * script, src/writers/svg_script.js, and styles, svg_style.css).
  *
  * Layout is flamegraph.pl's, computed by flame_layout.h (stacks in
- * folded-line order, or for a flame chart in the profile's insertion order:
- * see folded_read_options); this writer scales it to the width, leaves out
+ * the order profile__sorted() gives: folded-line order, or the input's for
+ * a flame chart); this writer scales it to the width, leaves out
  * frames narrower than minwidth (their time stays in their parent), and
  * prints the same numbers with the same digits.
  *
@@ -36,7 +36,7 @@ struct svg_options {
 	const char *font_type;
 	double font_size;
 	double font_width;          /* average character width / font size */
-	const char *count_name;     /* "samples" */
+	const char *count_name;     /* NULL: the profile's unit ("samples", "us", ...) */
 	const char *name_type;      /* "Function:" */
 	const char *colors;         /* palette, see svg_colors.h; "diff-cb" colour-blind differential */
 	const char *bgcolors;       /* NULL: the palette's */
@@ -44,7 +44,7 @@ struct svg_options {
 	struct palette_map *palette_map;  /* --cp: colours from and into this map */
 	const struct svg_name_attributes *name_attributes;
 	bool inverted;              /* icicle graph: root at the top */
-	bool flamechart;            /* stacks in insertion order, not sorted */
+	bool flamechart;            /* titled "Flame Chart" (its order is the profile's) */
 	bool negate;                /* differential: swap the hues */
 	bool differential;
 	const char *notes;          /* put in a comment */

@@ -17,8 +17,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct input *in = input__from_memory(data, size, "fuzz");
 	struct profile *p = profile__new(1, PROFILE_INTEGER);
 	struct read_context ctx = { .perl_mode = size > 0 && (data[0] & 1) };
-	struct folded_write_options write = { .insertion_order = size > 0 && (data[0] & 2),
-					      .perl_printf = size > 0 && (data[0] & 4),
+	if (size > 0 && (data[0] & 2))
+		profile__set_order(p, data[0] & 8 ? PROFILE_KEEP_EACH : PROFILE_KEEP_RUNS);
+	struct folded_write_options write = { .perl_printf = size > 0 && (data[0] & 4),
 					      .perl_tool = "fuzz", .perl_tool_line = 1 };
 	if (FUZZ_READER(&ctx, &in, 1, p) == 0)
 		folded_writer__write(p, sink, &write);

@@ -454,7 +454,7 @@ static void add_stacks(struct profile *p, const char *text, size_t len)
 		}
 		if (columns == 1)
 			v[0] = v[1];
-		profile__add(p, frames, depth, 0, v);
+		profile__add(p, frames, depth, NULL, v);
 		line = nl ? nl + 1 : end;
 	}
 }
@@ -543,6 +543,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 	struct profile *p = profile__new(two_columns ? 2 : 1, decimal ? PROFILE_DECIMAL : PROFILE_INTEGER);
 	o.differential = two_columns && (flag[5] & 16);
+	if (o.flamechart)
+		profile__set_order(p, PROFILE_KEEP_RUNS);
 	add_stacks(p, part[STACKS] ? part[STACKS] : "", part_len[STACKS]);
 
 	char *svg = NULL;
