@@ -3,11 +3,16 @@
  * write the summary as bcc profile's report, folded stacks or a flame graph.
  * Options are bcc profile's (same letters, same meaning), plus -u, -o,
  * --outdir and `-- COMMAND`.
+ *
+ * This file holds the options and the order of things; the parts are
+ * sampler/workload.h (the command started for `--`), sampler/bpf_sampler.h
+ * and sampler/task_events.h (sampling), sampler/sampled_profile.h (the
+ * counted keys named, as a profile), writers/writer.h (the writer a file
+ * name asks for, written by lib/output's rules) and writers/outdir.h.
  */
 #include "cli.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pwd.h>
@@ -17,35 +22,27 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../lib/buf.h"
 #include "../lib/error.h"
-#include "../lib/gzip.h"
-#include "../lib/output.h"
 #include "../lib/xalloc.h"
 #include "../profile/profile.h"
 #include "../sampler/bpf_sampler.h"
+#include "../sampler/sampled_profile.h"
 #include "../sampler/task_events.h"
 #include "../sampler/user_counts.h"
-#include "../symbolize/kernel_symbols.h"
+#include "../sampler/workload.h"
 #include "../symbolize/process_symbols.h"
 #include "../symbolize/user_unwinder.h"
+#include "../writers/outdir.h"
 #include "../writers/writer.h"
 
 enum unwind_mode {
 	UNWIND_AUTO,        /* dwarf where it works (x86-64, kernel BTF), else fp */
 	UNWIND_FP,          /* frame pointers, walked in the kernel */
 	UNWIND_DWARF,       /* stacks copied out, unwound from the binaries' tables */
-};
-
-enum output_kind {
-	OUTPUT_REPORT,      /* bcc profile's multi-line report (.txt) */
-	OUTPUT_FOLDED,      /* .folded */
-	OUTPUT_FOLDED_GZ,   /* .folded.gz */
-	OUTPUT_SVG,         /* .svg */
 };
 
 struct record_options {
@@ -56,7 +53,7 @@ struct record_options {
 	bool folded, delimited, annotate;
 	double duration;                   /* seconds; 0: until Ctrl-C */
 	const char *output_path;
-	enum output_kind output_kind;
+	const struct writer *writer;       /* what -o names, -f, or the report */
 	const char *outdir;
 	char **command;                    /* after "--" */
 	bool frequency_given, period_given;
@@ -192,33 +189,21 @@ static int parse_id_list(const char *name, const char *arg, uint32_t **ids, size
 	return status;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int pick_output_kind(struct record_options *o)
+/* The writer -o names (or -f, or the report); -f with another one is a mistake. */
+static int pick_writer(struct record_options *o)
 {
 	if (!o->output_path) {
-		o->output_kind = o->folded ? OUTPUT_FOLDED : OUTPUT_REPORT;
+		o->writer = writer__find(o->folded ? "folded" : "bcc-report");
 		return 0;
 	}
-	if (ends_with(o->output_path, ".folded.gz"))
-		o->output_kind = OUTPUT_FOLDED_GZ;
-	else if (ends_with(o->output_path, ".folded"))
-		o->output_kind = OUTPUT_FOLDED;
-	else if (ends_with(o->output_path, ".svg"))
-		o->output_kind = OUTPUT_SVG;
-	else if (ends_with(o->output_path, ".txt"))
-		o->output_kind = OUTPUT_REPORT;
-	else
+	o->writer = writer__for_path(o->output_path);
+	if (!o->writer)
 		return error("-o %s: cannot tell the format from the name: end it in .folded, "
 			     ".folded.gz, .svg or .txt (the report)", o->output_path);
-	if (o->folded && o->output_kind != OUTPUT_FOLDED && o->output_kind != OUTPUT_FOLDED_GZ)
+	if (o->folded && strcmp(o->writer->name, "folded") != 0)
 		return error("-f writes folded stacks but -o %s asks for %s: drop -f or name "
 			     "the file .folded", o->output_path,
-			     o->output_kind == OUTPUT_SVG ? "an SVG" : "the report");
+			     strcmp(o->writer->name, "svg") == 0 ? "an SVG" : "the report");
 	return 0;
 }
 
@@ -362,290 +347,9 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 		return -1;
 	/* --outdir is where an operator's runs collect: made if missing, and
 	 * checked before sampling, not after */
-	if (o->outdir) {
-		if (output__make_directory(o->outdir) < 0)
-			return error("--outdir %s: cannot create it: %s", o->outdir, strerror(errno));
-		if (access(o->outdir, W_OK) != 0)
-			return error("--outdir %s: cannot write there: %s", o->outdir, strerror(errno));
-	}
-	return pick_output_kind(o);
-}
-
-/* --- the command to profile ---------------------------------------------- */
-
-struct child {
-	pid_t pid;
-	int go_fd;      /* write a byte: exec now */
-	int error_fd;   /* exec's errno, or EOF once it succeeded */
-};
-
-/* Forks COMMAND, held before exec until child__release(). */
-static int child__start(struct child *c, char **command, const sigset_t *original_mask)
-{
-	int go[2], err[2];
-
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
-		return error("cannot start %s: %s", command[0], strerror(errno));
-	c->pid = fork();
-	if (c->pid < 0)
-		return error("cannot start %s: %s", command[0], strerror(errno));
-	if (c->pid == 0) {
-		char byte;
-		sigprocmask(SIG_SETMASK, original_mask, NULL);
-		close(go[1]);
-		close(err[0]);
-		if (read(go[0], &byte, 1) != 1)
-			_exit(127);  /* flamekit gave up before sampling began */
-		execvp(command[0], command);
-		int e = errno;
-		if (write(err[1], &e, sizeof e) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(err[1]);
-	c->go_fd = go[1];
-	c->error_fd = err[0];
-	return 0;
-}
-
-static int child__release(struct child *c, const char *name)
-{
-	int e = 0;
-	ssize_t got;
-
-	if (write(c->go_fd, "g", 1) != 1)
-		return error("cannot start %s: %s", name, strerror(errno));
-	close(c->go_fd);
-	c->go_fd = -1;
-	got = read(c->error_fd, &e, sizeof e);
-	close(c->error_fd);
-	c->error_fd = -1;
-	if (got == (ssize_t)sizeof e) {
-		waitpid(c->pid, NULL, 0);
-		c->pid = 0;
-		return error("cannot run %s: %s", name, strerror(e));
-	}
-	return 0;
-}
-
-/* Kills a child that never ran (flamekit failed before releasing it). */
-static void child__abandon(struct child *c)
-{
-	if (c->pid > 0 && c->go_fd >= 0) {
-		close(c->go_fd);  /* the child reads EOF and exits */
-		waitpid(c->pid, NULL, 0);
-	}
-	if (c->error_fd >= 0)
-		close(c->error_fd);
-}
-
-/* --- turning counted keys into a profile --------------------------------- */
-
-struct build_state {
-	const struct record_options *options;
-	struct profile *profile;
-	bool with_pids;
-	struct kernel_symbols *kernel;
-	struct process_symbols *processes;
-	frame_id *frames;
-	size_t frames_cap;
-	struct buf name;
-	uint64_t keys, samples;
-};
-
-static int want_kernel_addresses(const struct sampled_key *key, void *arg)
-{
-	struct build_state *b = arg;
-	for (uint32_t i = 0; i < key->kernel.depth; i++)
-		kernel_symbols__want(b->kernel, key->kernel.ips[i]);
-	return 0;
-}
-
-/* Interns a frame name; ';' (the folded separator) becomes ':'. */
-static frame_id intern_name(struct build_state *b, const char *name, const char *suffix)
-{
-	buf__reset(&b->name);
-	buf__append(&b->name, name, strlen(name));
-	if (suffix)
-		buf__append(&b->name, suffix, strlen(suffix));
-	for (size_t i = 0; i < b->name.len; i++)
-		if (b->name.data[i] == ';')
-			b->name.data[i] = ':';
-	return profile__intern(b->profile, b->name.data, b->name.len);
-}
-
-static void push_frame(struct build_state *b, uint32_t *depth, frame_id id)
-{
-	b->frames = fk_grow(b->frames, &b->frames_cap, *depth + 1, sizeof(*b->frames));
-	b->frames[(*depth)++] = id;
-}
-
-/* One key as bcc profile folds it: comm; user frames root first; "-" (with
- * -d, when both stacks are there); kernel frames root first. User frames
- * are names (user_names, leaf first) when unwound in user space, else
- * addresses in key->user. */
-static int add_named_key(struct build_state *b, const struct sampled_key *key,
-			 const char *const *user_names, size_t user_depth)
-{
-	const struct record_options *o = b->options;
-	uint32_t depth = 0;
-	bool user = user_names ? user_depth > 0 : key->user.depth > 0;
-
-	push_frame(b, &depth, intern_name(b, key->comm, NULL));
-	if (o->sampler.user_stacks) {
-		if (key->user.missed)
-			push_frame(b, &depth, intern_name(b, "[Missed User Stack]", NULL));
-		for (size_t i = user_depth; user_names && i > 0; i--)
-			push_frame(b, &depth, intern_name(b, user_names[i - 1], NULL));
-		for (uint32_t i = key->user.depth; !user_names && i > 0; i--)
-			push_frame(b, &depth, intern_name(b, process_symbols__name(
-				b->processes, key->pid, key->user.ips[i - 1]), NULL));
-	}
-	if (o->sampler.kernel_stacks) {
-		if (o->delimited && user && key->kernel.depth)
-			push_frame(b, &depth, intern_name(b, "-", NULL));
-		if (key->kernel.missed)
-			push_frame(b, &depth, intern_name(b, "[Missed Kernel Stack]", NULL));
-		for (uint32_t i = key->kernel.depth; i > 0; i--)
-			push_frame(b, &depth, intern_name(b, kernel_symbols__name(
-				b->kernel, key->kernel.ips[i - 1]), o->annotate ? "_[k]" : NULL));
-	}
-	union profile_value value = { .integer = key->count };
-	struct profile_key entry_key = { key->slice, b->with_pids ? key->pid : 0 };
-	profile__add(b->profile, b->frames, depth, &entry_key, &value);
-	b->keys++;
-	b->samples += key->count;
-	return 0;
-}
-
-static int add_key(const struct sampled_key *key, void *arg)
-{
-	return add_named_key(arg, key, NULL, 0);
-}
-
-/* The samples counted in user space, with their kernel stacks from the
- * sampler's map, their user frames named as mapped at the time of their
- * first sample; want: only collect the kernel addresses to resolve. */
-static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
-			    const struct user_counts *uc, bool want)
-{
-	uint64_t *ips = fk_calloc(BPF_SAMPLER_MAX_STACK_DEPTH, sizeof(*ips));
-	const char **names = NULL;
-	size_t names_cap = 0;
-
-	for (size_t i = 0; i < user_counts__size(uc); i++) {
-		const struct user_count *c = user_counts__entry(uc, i);
-		struct sampled_key key = { .pid = c->pid, .tid = c->tid, .slice = c->slice,
-					   .count = c->count };
-		memcpy(key.comm, c->comm, sizeof(key.comm));
-		bpf_sampler__kernel_stack(s, c->kernel_stack, ips, &key.kernel);
-		if (want) {
-			want_kernel_addresses(&key, b);
-			continue;
-		}
-		names = fk_grow(names, &names_cap, c->depth + 1, sizeof(*names));
-		for (size_t f = 0; f < c->depth; f++)
-			names[f] = process_symbols__name_at(b->processes, c->pid, c->pcs[f], c->time);
-		add_named_key(b, &key, names, c->depth);
-	}
-	free(names);
-	free(ips);
-}
-
-/*
- * Where the kernel's own symbols are kept between runs of this boot (see
- * kernel_symbols.h): $FLAMEKIT_CACHE_DIR (empty: no cache), by default
- * /var/cache/flamekit, made 0700. NULL when there is none to use.
- */
-static char *kernel_symbol_cache_path(void)
-{
-	const char *dir = getenv("FLAMEKIT_CACHE_DIR");
-	if (!dir)
-		dir = "/var/cache/flamekit";
-	if (!*dir)
-		return NULL;
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-		return NULL;
-	struct stat st;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 077))
-		return NULL;  /* someone else's, or open to others: not for kernel addresses */
-	struct buf path = BUF_INIT;
-	buf__printf(&path, "%s/kallsyms", dir);
-	return path.data;
-}
-
-/* --- writing ------------------------------------------------------------- */
-
-static int write_profile(const struct profile *p, enum output_kind kind, const char *path)
-{
-	struct output *out;
-	const struct writer *w;
-	int status = 0;
-
-	if (output__open(&out, path) < 0)
+	if (o->outdir && outdir__prepare(o->outdir) < 0)
 		return -1;
-	FILE *stream = output__stream(out);
-	switch (kind) {
-	case OUTPUT_REPORT:
-		status = writer__find("bcc-report")->write(p, stream, NULL);
-		break;
-	case OUTPUT_FOLDED:
-		status = writer__find("folded")->write(p, stream, NULL);
-		break;
-	case OUTPUT_FOLDED_GZ: {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *memory = open_memstream(&text, &len);
-		if (!memory) {
-			status = error("out of memory");
-			break;
-		}
-		status = writer__find("folded")->write(p, memory, NULL);
-		fclose(memory);
-		if (status == 0)
-			status = gzip__write(stream, text, len);
-		free(text);
-		break;
-	}
-	case OUTPUT_SVG:
-		w = writer__find("svg");
-		status = w->write(p, stream, NULL);
-		break;
-	}
-	if (status < 0) {
-		output__abort(out);
-		return -1;
-	}
-	return output__commit(out);
-}
-
-/* DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PID|.user_NAME|.cmd_NAME] */
-static char *outdir_stem(const struct record_options *o, time_t started)
-{
-	char host[256] = "localhost", stamp[32];
-	struct tm tm;
-	struct buf b = BUF_INIT;
-
-	if (gethostname(host, sizeof host - 1) != 0)
-		strcpy(host, "localhost");
-	host[sizeof host - 1] = 0;
-	gmtime_r(&started, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S", &tm);
-	buf__printf(&b, "%s/%s_%s_UTC", o->outdir, host, stamp);
-	if (o->pid_list)
-		buf__printf(&b, ".pid_%s", o->pid_list);
-	else if (o->user)
-		buf__printf(&b, ".user_%s", o->user);
-	else if (o->command) {
-		const char *slash = strrchr(o->command[0], '/');
-		buf__printf(&b, ".cmd_%s", slash ? slash + 1 : o->command[0]);
-	}
-	for (size_t i = strlen(o->outdir) + 1; i < b.len; i++)
-		if (b.data[i] == '/' || b.data[i] == ',')
-			b.data[i] = b.data[i] == ',' ? '_' : '-';
-	return b.data;
+	return pick_writer(o);
 }
 
 static void print_header(const struct record_options *o)
@@ -820,7 +524,7 @@ static const struct bpf_sampler_callbacks sampler_callbacks = {
 
 /* Samples until the duration ends, the command exits, or a signal comes. */
 static int sample_until_done(struct bpf_sampler *s, struct recording *r,
-			     const struct record_options *o, struct child *child,
+			     const struct record_options *o, struct workload *workload,
 			     const sigset_t *stop_signals, double *elapsed)
 {
 	struct timespec start;
@@ -848,10 +552,8 @@ static int sample_until_done(struct bpf_sampler *s, struct recording *r,
 		int sig = sigtimedwait(stop_signals, NULL, &timeout);
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
 			break;
-		if (child->pid > 0 && waitpid(child->pid, NULL, WNOHANG) == child->pid) {
-			child->pid = 0;
+		if (workload && workload__exited(workload))
 			break;
-		}
 		/* mappings first: a new pid's first sample opens its binaries */
 		read_task_events(r);
 		if (bpf_sampler__poll(s, &sampler_callbacks, r, 0) < 0) {
@@ -997,10 +699,10 @@ static bool choose_dwarf(const struct record_options *o)
 static int record_run(struct record_options *o)
 {
 	sigset_t stop_signals, original_mask;
-	struct child child = { 0, -1, -1 };
+	struct workload *workload = NULL;
 	struct bpf_sampler *sampler = NULL;
 	struct recording r = { .options = o };
-	struct build_state b = { .options = o };
+	struct profile *profile = NULL;
 	struct bpf_sampler_stats stats;
 	uint32_t child_pid;
 	double elapsed = 0;
@@ -1017,12 +719,12 @@ static int record_run(struct record_options *o)
 	sigaddset(&stop_signals, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &stop_signals, &original_mask);
 
-	b.processes = r.processes = process_symbols__new();
+	r.processes = process_symbols__new();
 	process_symbols__annotate_jit(r.processes, o->annotate);
 	if (o->command) {
-		if (child__start(&child, o->command, &original_mask) < 0)
+		if (workload__start(&workload, o->command, &original_mask) < 0)
 			goto cleanup;
-		child_pid = (uint32_t)child.pid;
+		child_pid = workload__pid(workload);
 		o->sampler.pids = &child_pid;
 		o->sampler.pid_count = 1;
 		o->sampler.follow_children = true;
@@ -1040,10 +742,10 @@ static int record_run(struct record_options *o)
 	    bpf_sampler__attach(sampler) < 0)
 		goto cleanup;
 	r.sampler = sampler;
-	if (o->command && child__release(&child, o->command[0]) < 0)
+	if (workload && workload__release(workload) < 0)
 		goto cleanup;
 	print_header(o);
-	if (sample_until_done(sampler, &r, o, &child, &stop_signals, &elapsed) < 0)
+	if (sample_until_done(sampler, &r, o, workload, &stop_signals, &elapsed) < 0)
 		goto cleanup;
 	bpf_sampler__detach(sampler);
 	read_task_events(&r);
@@ -1052,45 +754,29 @@ static int record_run(struct record_options *o)
 		goto cleanup;
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
 
-	b.kernel = kernel_symbols__new();
-	if (o->sampler.kernel_stacks) {
-		bpf_sampler__read(sampler, want_kernel_addresses, &b);
-		if (r.counts)
-			add_user_counts(&b, sampler, r.counts, true);
-		char *cache = kernel_symbol_cache_path();
-		kernel_symbols__resolve(b.kernel, "/proc/kallsyms", cache);
-		free(cache);
-	}
-	b.profile = profile__new(1, PROFILE_INTEGER);
-	b.with_pids = o->output_kind == OUTPUT_REPORT && !o->outdir;
-	bpf_sampler__read(sampler, add_key, &b);
-	if (r.counts)
-		add_user_counts(&b, sampler, r.counts, false);
+	struct sampled_profile_options naming = {
+		.user_stacks = o->sampler.user_stacks,
+		.kernel_stacks = o->sampler.kernel_stacks,
+		.delimited = o->delimited,
+		.annotate = o->annotate,
+		.with_pids = strcmp(o->writer->name, "bcc-report") == 0 && !o->outdir,
+	};
+	profile = sampled_profile__build(&naming, sampler, r.counts, r.processes);
 	bpf_sampler__free(sampler);  /* the kernel's memory back before writing */
 	sampler = NULL;
 
 	if (o->outdir) {
-		char *stem = outdir_stem(o, started);
-		struct buf path = BUF_INIT;
-		buf__printf(&path, "%s.svg", stem);
-		int failed = write_profile(b.profile, OUTPUT_SVG, path.data);
-		if (!failed) {
-			buf__reset(&path);
-			buf__printf(&path, "%s.folded.gz", stem);
-			failed = write_profile(b.profile, OUTPUT_FOLDED_GZ, path.data);
-			if (!failed)
-				fprintf(stderr, "flamekit: wrote %s.svg and %s.folded.gz\n", stem, stem);
-		}
-		buf__free(&path);
-		free(stem);
-		if (failed)
+		struct outdir_subject subject = {
+			o->pid_list, o->user, o->command ? o->command[0] : NULL,
+		};
+		if (outdir__write(o->outdir, started, &subject, profile) < 0)
 			goto cleanup;
-	} else if (write_profile(b.profile, o->output_kind, o->output_path) < 0) {
+	} else if (writer__write_file(o->writer, profile, NULL, o->output_path) < 0) {
 		goto cleanup;
 	}
 
 	fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in %.1f s; "
-		"%" PRIu64 " lost\n", stats.samples, (uint64_t)profile__size(b.profile), elapsed,
+		"%" PRIu64 " lost\n", stats.samples, (uint64_t)profile__size(profile), elapsed,
 		stats.dropped + stats.stacks_lost + stats.copies_lost);
 	if (stats.copies_lost)
 		warning("%" PRIu64 " samples dropped: flamekit fell behind the copied stacks "
@@ -1102,7 +788,7 @@ static int record_run(struct record_options *o)
 		warning("%" PRIu64 " stacks could not be read or stored and show as [Missed ... "
 			"Stack]; raise --stack-storage-size if the stack map was full",
 			stats.stacks_lost);
-	report_missing(b.profile, r.unwinder, stats.samples);
+	report_missing(profile, r.unwinder, stats.samples);
 	if (o->sampler.verbose && r.unwinder) {
 		struct user_unwinder_stats u;
 		user_unwinder__stats(r.unwinder, &u);
@@ -1116,7 +802,7 @@ static int record_run(struct record_options *o)
 			stats.children_lost);
 	status = 0;
 cleanup:
-	child__abandon(&child);
+	workload__free(workload);
 	bpf_sampler__free(sampler);
 	task_events__free(r.events);
 	user_unwinder__free(r.unwinder);
@@ -1124,11 +810,8 @@ cleanup:
 	free(r.pcs);
 	free(r.exited);
 	free(r.exiting);
-	kernel_symbols__free(b.kernel);
-	process_symbols__free(b.processes);
-	profile__free(b.profile);
-	free(b.frames);
-	buf__free(&b.name);
+	process_symbols__free(r.processes);
+	profile__free(profile);
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
 	return status;
 }

@@ -1,6 +1,10 @@
 /*
- * Writes bytes to a stream as one gzip member (zlib), for outputs named
- * *.gz. Returns 0, or -1 after an error message.
+ * Writes bytes to a stream as one gzip member (zlib, default level, no name
+ * or time in the header, so the same bytes always compress the same). Its
+ * user is lib/output: an output named *.gz is compressed there
+ * (output__open_by_name()), not by the writer or the command. Returns 0, or
+ * -1 after an error message; errors writing to out are the stream's, for
+ * its owner to check.
  */
 #ifndef FLAMEKIT_GZIP_H
 #define FLAMEKIT_GZIP_H

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "gzip.h"
 #include "xalloc.h"
 
 /* How an output reaches its path (see output.h for when each is chosen). */
@@ -31,6 +32,11 @@ struct output {
 	char *temp_path;  /* OUTPUT_REPLACE only */
 	int fd;           /* what the stream writes to, but for OUTPUT_STDOUT */
 	int write_errno;  /* the first failed write's errno: stdio keeps none */
+	/* output__open_by_name() of a *.gz path: what is written, compressed
+	 * into stream on commit */
+	FILE *gzip_memory;
+	char *gzip_text;
+	size_t gzip_len;
 };
 
 /*
@@ -360,6 +366,9 @@ static int open_named(struct output *o)
 
 static void output_free(struct output *o)
 {
+	if (o->gzip_memory)
+		fclose(o->gzip_memory);
+	free(o->gzip_text);
 	if (o->temp_path)
 		track_pending(o->temp_path, false);
 	free(o->temp_path);
@@ -386,9 +395,40 @@ int output__open(struct output **out, const char *path)
 	return 0;
 }
 
+int output__open_by_name(struct output **out, const char *path)
+{
+	static const char gz[] = ".gz";
+	size_t len = path ? strlen(path) : 0;
+
+	if (output__open(out, path) < 0)
+		return -1;
+	if (len < sizeof gz - 1 || strcmp(path + len - (sizeof gz - 1), gz) != 0)
+		return 0;
+	struct output *o = *out;
+	o->gzip_memory = open_memstream(&o->gzip_text, &o->gzip_len);
+	if (!o->gzip_memory) {
+		int err = error("out of memory");
+		output__abort(o);
+		*out = NULL;
+		return err;
+	}
+	return 0;
+}
+
 FILE *output__stream(struct output *out)
 {
-	return out->stream;
+	return out->gzip_memory ? out->gzip_memory : out->stream;
+}
+
+/* Compresses what was written to a *.gz output into its stream. */
+static int compress_into_stream(struct output *o)
+{
+	fclose(o->gzip_memory);
+	o->gzip_memory = NULL;
+	int status = gzip__write(o->stream, o->gzip_text, o->gzip_len);
+	free(o->gzip_text);
+	o->gzip_text = NULL;
+	return status;
 }
 
 /* Flushes and closes the stream; returns 0 or the errno of the first failure. */
@@ -402,6 +442,10 @@ static int close_stream(struct output *o)
 int output__commit(struct output *o)
 {
 	int err = 0;
+	if (o->gzip_memory && compress_into_stream(o) < 0) {
+		output__abort(o);
+		return -1;
+	}
 	if (o->way == OUTPUT_STDOUT) {
 		errno = 0;
 		if ((fflush(o->stream) != 0 || ferror(o->stream)) && errno != EPIPE)

@@ -46,6 +46,18 @@ int output__commit(struct output *out);
 void output__abort(struct output *out);
 
 /*
+ * As output__open(), with the encoding the name asks for: a path ending in
+ * ".gz" gets what is written compressed as one gzip member (lib/gzip.h); any
+ * other path, and standard output, gets the bytes as written. The stream is
+ * memory until output__commit() compresses it whole into the path, so that
+ * an aborted output writes nothing. Where a command picks its writer by the
+ * output's name (writer__write_file()), this is how a *.gz name is honoured,
+ * whatever the writer: no writer compresses on its own. output__open() keeps
+ * the bytes as written whatever the name.
+ */
+int output__open_by_name(struct output **out, const char *path);
+
+/*
  * Makes the directory path and any of its parents that are missing (mode
  * 0777 & ~umask), as `mkdir -p` does. Returns 0, or -1 with errno set.
  */

@@ -15,9 +15,23 @@ struct writer {
 	const char *name;
 	const char *summary;
 	int (*write)(const struct profile *profile, FILE *out, const void *options);
+	/* The endings of the file names that ask for this writer (NULL after
+	 * the last); one ending in ".gz" is compressed by lib/output. */
+	const char *const *endings;
 };
 
 const struct writer *writer__find(const char *name);
+/* The writer whose ending path has, or NULL. */
+const struct writer *writer__for_path(const char *path);
+/*
+ * Writes p with w (options as w takes them; NULL: its defaults) to path
+ * (NULL or "-": standard output) by lib/output's rules, compressed when the
+ * name ends in ".gz" (output__open_by_name()). Returns 0, or -1 after an
+ * error message; a failure leaves no half-written file where a whole one
+ * could have been put.
+ */
+int writer__write_file(const struct writer *w, const struct profile *p, const void *options,
+		       const char *path);
 extern const struct writer writers[];
 
 #endif

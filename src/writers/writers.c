@@ -2,18 +2,19 @@
 
 #include <string.h>
 
+#include "../lib/output.h"
 #include "bcc_report.h"
 #include "folded.h"
 #include "svg.h"
 
 const struct writer writers[] = {
 	{ "folded", "folded stacks, one \"frame;...;leaf COUNT\" line per stack",
-	  folded_writer__write },
+	  folded_writer__write, (const char *const[]){ ".folded", ".folded.gz", NULL } },
 	{ "bcc-report", "bcc profile's multi-line report: stacks leaf first, \"- comm (pid)\", count",
-	  bcc_report_writer__write },
+	  bcc_report_writer__write, (const char *const[]){ ".txt", NULL } },
 	{ "svg", "interactive SVG flame graph (flamegraph.pl's layout and colours)",
-	  svg_writer__write },
-	{ NULL, NULL, NULL },
+	  svg_writer__write, (const char *const[]){ ".svg", NULL } },
+	{ NULL, NULL, NULL, NULL },
 };
 
 const struct writer *writer__find(const char *name)
@@ -22,4 +23,30 @@ const struct writer *writer__find(const char *name)
 		if (strcmp(w->name, name) == 0)
 			return w;
 	return NULL;
+}
+
+const struct writer *writer__for_path(const char *path)
+{
+	size_t len = strlen(path);
+	for (const struct writer *w = writers; w->name; w++)
+		for (const char *const *ending = w->endings; *ending; ending++) {
+			size_t n = strlen(*ending);
+			if (len >= n && strcmp(path + len - n, *ending) == 0)
+				return w;
+		}
+	return NULL;
+}
+
+int writer__write_file(const struct writer *w, const struct profile *p, const void *options,
+		       const char *path)
+{
+	struct output *out;
+
+	if (output__open_by_name(&out, path) < 0)
+		return -1;
+	if (w->write(p, output__stream(out), options) < 0) {
+		output__abort(out);
+		return -1;
+	}
+	return output__commit(out);
 }

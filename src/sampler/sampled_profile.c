@@ -1,0 +1,167 @@
+#include "sampled_profile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../lib/buf.h"
+#include "../lib/xalloc.h"
+#include "../symbolize/kernel_symbols.h"
+
+struct build_state {
+	const struct sampled_profile_options *options;
+	struct profile *profile;
+	struct kernel_symbols *kernel;
+	struct process_symbols *processes;
+	frame_id *frames;           /* one stack's, root first */
+	size_t frames_cap;
+	struct buf name;
+};
+
+static int want_kernel_addresses(const struct sampled_key *key, void *arg)
+{
+	struct build_state *b = arg;
+	for (uint32_t i = 0; i < key->kernel.depth; i++)
+		kernel_symbols__want(b->kernel, key->kernel.ips[i]);
+	return 0;
+}
+
+/* Interns a frame name; ';' (the folded separator) becomes ':'. */
+static frame_id intern_name(struct build_state *b, const char *name, const char *suffix)
+{
+	buf__reset(&b->name);
+	buf__append(&b->name, name, strlen(name));
+	if (suffix)
+		buf__append(&b->name, suffix, strlen(suffix));
+	for (size_t i = 0; i < b->name.len; i++)
+		if (b->name.data[i] == ';')
+			b->name.data[i] = ':';
+	return profile__intern(b->profile, b->name.data, b->name.len);
+}
+
+static void push_frame(struct build_state *b, uint32_t *depth, frame_id id)
+{
+	b->frames = fk_grow(b->frames, &b->frames_cap, *depth + 1, sizeof(*b->frames));
+	b->frames[(*depth)++] = id;
+}
+
+/* One key as bcc profile folds it: comm; user frames root first; "-" (with
+ * -d, when both stacks are there); kernel frames root first. User frames
+ * are names (user_names, leaf first) when unwound in user space, else
+ * addresses in key->user. */
+static int add_named_key(struct build_state *b, const struct sampled_key *key,
+			 const char *const *user_names, size_t user_depth)
+{
+	const struct sampled_profile_options *o = b->options;
+	uint32_t depth = 0;
+	bool user = user_names ? user_depth > 0 : key->user.depth > 0;
+
+	push_frame(b, &depth, intern_name(b, key->comm, NULL));
+	if (o->user_stacks) {
+		if (key->user.missed)
+			push_frame(b, &depth, intern_name(b, "[Missed User Stack]", NULL));
+		for (size_t i = user_depth; user_names && i > 0; i--)
+			push_frame(b, &depth, intern_name(b, user_names[i - 1], NULL));
+		for (uint32_t i = key->user.depth; !user_names && i > 0; i--)
+			push_frame(b, &depth, intern_name(b, process_symbols__name(
+				b->processes, key->pid, key->user.ips[i - 1]), NULL));
+	}
+	if (o->kernel_stacks) {
+		if (o->delimited && user && key->kernel.depth)
+			push_frame(b, &depth, intern_name(b, "-", NULL));
+		if (key->kernel.missed)
+			push_frame(b, &depth, intern_name(b, "[Missed Kernel Stack]", NULL));
+		for (uint32_t i = key->kernel.depth; i > 0; i--)
+			push_frame(b, &depth, intern_name(b, kernel_symbols__name(
+				b->kernel, key->kernel.ips[i - 1]), o->annotate ? "_[k]" : NULL));
+	}
+	union profile_value value = { .integer = key->count };
+	struct profile_key entry_key = { key->slice, o->with_pids ? key->pid : 0 };
+	profile__add(b->profile, b->frames, depth, &entry_key, &value);
+	return 0;
+}
+
+static int add_key(const struct sampled_key *key, void *arg)
+{
+	return add_named_key(arg, key, NULL, 0);
+}
+
+/* The samples counted in user space, with their kernel stacks from the
+ * sampler's map, their user frames named as mapped at the time of their
+ * first sample; want: only collect the kernel addresses to resolve. */
+static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
+			    const struct user_counts *uc, bool want)
+{
+	uint64_t *ips = fk_calloc(BPF_SAMPLER_MAX_STACK_DEPTH, sizeof(*ips));
+	const char **names = NULL;
+	size_t names_cap = 0;
+
+	for (size_t i = 0; i < user_counts__size(uc); i++) {
+		const struct user_count *c = user_counts__entry(uc, i);
+		struct sampled_key key = { .pid = c->pid, .tid = c->tid, .slice = c->slice,
+					   .count = c->count };
+		memcpy(key.comm, c->comm, sizeof(key.comm));
+		bpf_sampler__kernel_stack(s, c->kernel_stack, ips, &key.kernel);
+		if (want) {
+			want_kernel_addresses(&key, b);
+			continue;
+		}
+		names = fk_grow(names, &names_cap, c->depth + 1, sizeof(*names));
+		for (size_t f = 0; f < c->depth; f++)
+			names[f] = process_symbols__name_at(b->processes, c->pid, c->pcs[f], c->time);
+		add_named_key(b, &key, names, c->depth);
+	}
+	free(names);
+	free(ips);
+}
+
+/* The kernel symbol cache's file (see sampled_profile.h), or NULL when
+ * there is none to use. */
+static char *kernel_symbol_cache_path(void)
+{
+	const char *dir = getenv("FLAMEKIT_CACHE_DIR");
+	if (!dir)
+		dir = "/var/cache/flamekit";
+	if (!*dir)
+		return NULL;
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return NULL;
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 077))
+		return NULL;  /* someone else's, or open to others: not for kernel addresses */
+	struct buf path = BUF_INIT;
+	buf__printf(&path, "%s/kallsyms", dir);
+	return path.data;
+}
+
+struct profile *sampled_profile__build(const struct sampled_profile_options *options,
+				       struct bpf_sampler *sampler,
+				       const struct user_counts *counts,
+				       struct process_symbols *processes)
+{
+	struct build_state b = {
+		.options = options,
+		.kernel = kernel_symbols__new(),
+		.processes = processes,
+	};
+
+	if (options->kernel_stacks) {
+		bpf_sampler__read(sampler, want_kernel_addresses, &b);
+		if (counts)
+			add_user_counts(&b, sampler, counts, true);
+		char *cache = kernel_symbol_cache_path();
+		kernel_symbols__resolve(b.kernel, "/proc/kallsyms", cache);
+		free(cache);
+	}
+	b.profile = profile__new(1, PROFILE_INTEGER);
+	bpf_sampler__read(sampler, add_key, &b);
+	if (counts)
+		add_user_counts(&b, sampler, counts, false);
+	kernel_symbols__free(b.kernel);
+	free(b.frames);
+	buf__free(&b.name);
+	return b.profile;
+}

@@ -1,0 +1,59 @@
+/*
+ * What `record` sampled, as a profile: every key the sampler counted in the
+ * kernel (bpf_sampler__read()) and every one counted in user space after
+ * unwinding a copied stack (user_counts.h), each folded as bcc profile
+ * folds it:
+ *
+ *	comm;user frames, root first;-;kernel frames, root first  COUNT
+ *
+ * with "[Missed User Stack]" / "[Missed Kernel Stack]" where a stack was
+ * there but lost, "-" only with delimited and both stacks present, "_[k]"
+ * after kernel frames with annotate, and ';' in a name turned into ':'.
+ *
+ * Naming policy. User frames are named by the process symbols the caller
+ * filled while sampling: the kernel's frame-pointer stacks by the process's
+ * mappings of now, unwound ones by its mappings at the time of their first
+ * sample. Kernel frames are named from /proc/kallsyms in one pass over the
+ * addresses of both kinds of key, through the kernel symbol cache in
+ * $FLAMEKIT_CACHE_DIR (empty: none; default /var/cache/flamekit, made 0700
+ * and used only when it is the caller's own and closed to others, for it
+ * holds kernel addresses); see symbolize/kernel_symbols.h.
+ *
+ *	struct profile *p = sampled_profile__build(&options, sampler, counts_or_NULL,
+ *						   processes);
+ *	... write p ...
+ *	profile__free(p);
+ *
+ * The profile belongs to the caller; it holds copies of the names, so the
+ * sampler, the user counts and the process symbols may go as soon as it is
+ * built (the sampler first: its maps are the kernel's memory). Building
+ * reads the sampler's maps and does not change them.
+ *
+ * Errors: none are returned. What cannot be named is named "[unknown...]"
+ * (an unreadable kallsyms is one warning line); running out of memory ends
+ * the process, as everywhere (lib/xalloc.h).
+ */
+#ifndef FLAMEKIT_SAMPLER_SAMPLED_PROFILE_H
+#define FLAMEKIT_SAMPLER_SAMPLED_PROFILE_H
+
+#include <stdbool.h>
+
+#include "../profile/profile.h"
+#include "../symbolize/process_symbols.h"
+#include "bpf_sampler.h"
+#include "user_counts.h"
+
+struct sampled_profile_options {
+	bool user_stacks, kernel_stacks;  /* as the sampler was opened with */
+	bool delimited;                   /* a "-" frame between user and kernel frames */
+	bool annotate;                    /* kernel frames end in "_[k]" */
+	bool with_pids;                   /* one stack per process (the report's "comm (pid)") */
+};
+
+/* A new profile of one integer column (samples), keyed by slice too. */
+struct profile *sampled_profile__build(const struct sampled_profile_options *options,
+				       struct bpf_sampler *sampler,
+				       const struct user_counts *counts,
+				       struct process_symbols *processes);
+
+#endif

@@ -1,0 +1,68 @@
+#include "outdir.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/buf.h"
+#include "../lib/error.h"
+#include "../lib/output.h"
+#include "writer.h"
+
+int outdir__prepare(const char *dir)
+{
+	if (output__make_directory(dir) < 0)
+		return error("--outdir %s: cannot create it: %s", dir, strerror(errno));
+	if (access(dir, W_OK) != 0)
+		return error("--outdir %s: cannot write there: %s", dir, strerror(errno));
+	return 0;
+}
+
+/* DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PID|.user_NAME|.cmd_NAME] */
+static char *outdir_stem(const char *dir, time_t started, const struct outdir_subject *s)
+{
+	char host[256] = "localhost", stamp[32];
+	struct tm tm;
+	struct buf b = BUF_INIT;
+
+	if (gethostname(host, sizeof host - 1) != 0)
+		strcpy(host, "localhost");
+	host[sizeof host - 1] = 0;
+	gmtime_r(&started, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S", &tm);
+	buf__printf(&b, "%s/%s_%s_UTC", dir, host, stamp);
+	if (s->pid_list)
+		buf__printf(&b, ".pid_%s", s->pid_list);
+	else if (s->user)
+		buf__printf(&b, ".user_%s", s->user);
+	else if (s->command) {
+		const char *slash = strrchr(s->command, '/');
+		buf__printf(&b, ".cmd_%s", slash ? slash + 1 : s->command);
+	}
+	for (size_t i = strlen(dir) + 1; i < b.len; i++)
+		if (b.data[i] == '/' || b.data[i] == ',')
+			b.data[i] = b.data[i] == ',' ? '_' : '-';
+	return b.data;
+}
+
+int outdir__write(const char *dir, time_t started, const struct outdir_subject *subject,
+		  const struct profile *profile)
+{
+	static const char *const endings[] = { ".svg", ".folded.gz" };
+	char *stem = outdir_stem(dir, started, subject);
+	struct buf path = BUF_INIT;
+	int status = 0;
+
+	for (size_t i = 0; i < sizeof endings / sizeof endings[0] && status == 0; i++) {
+		buf__reset(&path);
+		buf__printf(&path, "%s%s", stem, endings[i]);
+		status = writer__write_file(writer__for_path(path.data), profile, NULL, path.data);
+	}
+	if (status == 0)
+		fprintf(stderr, "flamekit: wrote %s%s and %s%s\n", stem, endings[0], stem, endings[1]);
+	buf__free(&path);
+	free(stem);
+	return status;
+}
