@@ -180,63 +180,30 @@ static int fill_set(struct bpf_map *map, const uint32_t *ids, size_t count, cons
 	return 0;
 }
 
-int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **out)
+/* Opens the build of record.bpf.c the options need; NULL with errno set. */
+static struct bpf_object *open_object(struct bpf_sampler *s, bool task_access)
 {
-	struct bpf_sampler *s;
-	int err;
-
-	*out = NULL;
-	libbpf_set_print(o->verbose ? libbpf_verbose : libbpf_quiet);
-	if (check_privilege() < 0)
-		return -1;
-	bool task_access = o->follow_children || o->mntns_map;
-	if ((task_access || o->copy_user_stacks) && access("/sys/kernel/btf/vmlinux", R_OK) != 0)
-		return error("%s needs the kernel's BTF (/sys/kernel/btf/vmlinux is missing): "
-			     "use a kernel built with CONFIG_DEBUG_INFO_BTF%s",
-			     o->mntns_map ? "--mntnsmap" : o->follow_children ?
-			     "profiling a command" : "--unwind=dwarf",
-			     o->mntns_map ? "" : o->follow_children ?
-			     ", or start the command and use -p PID" : ", or use --unwind=fp");
-
-	s = fk_calloc(1, sizeof(*s));
-	s->frequency = o->frequency;
-	s->period = o->period;
-	s->cpu = o->cpu;
-	s->max_stack_depth = o->max_stack_depth;
-	s->copy_user_stacks = o->copy_user_stacks;
 	if (task_access) {
 		s->task = record_task_bpf__open();
 		if (s->task) {
-			s->obj = s->task->obj;
 			s->config = &s->task->rodata->config;
 			s->fork_program = s->task->progs.follow_fork;
+			return s->obj = s->task->obj;
 		}
 	} else {
 		s->plain = record_bpf__open();
 		if (s->plain) {
-			s->obj = s->plain->obj;
 			s->config = &s->plain->rodata->config;
+			return s->obj = s->plain->obj;
 		}
 	}
-	if (!s->obj) {
-		err = -errno;
-		bpf_sampler__free(s);
-		return error("could not open the BPF object: %s", strerror(-err));
-	}
-	s->sample_program = bpf_object__find_program_by_name(s->obj, "do_sample");
-	s->counts = bpf_object__find_map_by_name(s->obj, "counts");
-	s->stacks = bpf_object__find_map_by_name(s->obj, "stacks");
-	s->stats = bpf_object__find_map_by_name(s->obj, "stats");
-	s->pids = bpf_object__find_map_by_name(s->obj, "pids");
-	s->tids = bpf_object__find_map_by_name(s->obj, "tids");
-	s->new_pids = bpf_object__find_map_by_name(s->obj, "new_pids");
-	s->samples = bpf_object__find_map_by_name(s->obj, "samples");
-	s->sample_buffers = bpf_object__find_map_by_name(s->obj, "sample_buffers");
-	s->stack_ends = bpf_object__find_map_by_name(s->obj, "stack_ends");
-	s->cgroup_filter = bpf_object__find_map_by_name(s->obj, "cgroup_filter");
-	s->mntns_filter = bpf_object__find_map_by_name(s->obj, "mntns_filter");
+	return NULL;
+}
 
-	struct record_config *c = s->config;
+/* The options as the kernel side's const volatile knobs. */
+static void set_config(struct record_config *c, const struct bpf_sampler_options *o,
+		       uint32_t ring_bytes)
+{
 	c->stack_bytes = o->max_stack_depth * sizeof(__u64);
 	c->user_stacks = o->user_stacks;
 	c->kernel_stacks = o->kernel_stacks;
@@ -251,10 +218,14 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	c->notify_new_pids = o->notify_new_pids;
 	c->slice_ns = o->slice_ns;
 	c->copy_user_stacks = o->copy_user_stacks;
-	uint32_t ring_bytes = samples_ring_bytes();
 	c->samples_wakeup = ring_bytes / 16;
+}
 
-	err = 0;
+/* Map sizes from the options; 0, or a negative errno from libbpf. */
+static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
+{
+	int err = 0;
+
 	if (o->stack_storage_size) {
 		err = bpf_map__set_max_entries(s->counts, o->stack_storage_size);
 		if (!err)
@@ -267,9 +238,59 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 		err = bpf_map__set_max_entries(s->pids, o->pid_count);
 	if (!err && o->tid_count > bpf_map__max_entries(s->tids))
 		err = bpf_map__set_max_entries(s->tids, o->tid_count);
+	return err;
+}
+
+int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **out)
+{
+	bool task_access = o->follow_children || o->mntns_map;
+	uint32_t ring_bytes = samples_ring_bytes();
+	struct bpf_sampler *s = NULL;
+	int err;
+
+	*out = NULL;
+	libbpf_set_print(o->verbose ? libbpf_verbose : libbpf_quiet);
+	err = check_privilege();
+	if (err < 0)
+		goto cleanup;
+	if ((task_access || o->copy_user_stacks) && access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		err = error("%s needs the kernel's BTF (/sys/kernel/btf/vmlinux is missing): "
+			    "use a kernel built with CONFIG_DEBUG_INFO_BTF%s",
+			    o->mntns_map ? "--mntnsmap" : o->follow_children ?
+			    "profiling a command" : "--unwind=dwarf",
+			    o->mntns_map ? "" : o->follow_children ?
+			    ", or start the command and use -p PID" : ", or use --unwind=fp");
+		goto cleanup;
+	}
+
+	s = fk_calloc(1, sizeof(*s));
+	s->frequency = o->frequency;
+	s->period = o->period;
+	s->cpu = o->cpu;
+	s->max_stack_depth = o->max_stack_depth;
+	s->copy_user_stacks = o->copy_user_stacks;
+	if (!open_object(s, task_access)) {
+		err = error("could not open the BPF object: %s", strerror(errno));
+		goto cleanup;
+	}
+	s->sample_program = bpf_object__find_program_by_name(s->obj, "do_sample");
+	s->counts = bpf_object__find_map_by_name(s->obj, "counts");
+	s->stacks = bpf_object__find_map_by_name(s->obj, "stacks");
+	s->stats = bpf_object__find_map_by_name(s->obj, "stats");
+	s->pids = bpf_object__find_map_by_name(s->obj, "pids");
+	s->tids = bpf_object__find_map_by_name(s->obj, "tids");
+	s->new_pids = bpf_object__find_map_by_name(s->obj, "new_pids");
+	s->samples = bpf_object__find_map_by_name(s->obj, "samples");
+	s->sample_buffers = bpf_object__find_map_by_name(s->obj, "sample_buffers");
+	s->stack_ends = bpf_object__find_map_by_name(s->obj, "stack_ends");
+	s->cgroup_filter = bpf_object__find_map_by_name(s->obj, "cgroup_filter");
+	s->mntns_filter = bpf_object__find_map_by_name(s->obj, "mntns_filter");
+	set_config(s->config, o, ring_bytes);
+
+	err = size_maps(s, o);
 	if (err) {
-		bpf_sampler__free(s);
-		return error("could not size the BPF maps: %s", strerror(-err));
+		err = error("could not size the BPF maps: %s", strerror(-err));
+		goto cleanup;
 	}
 	if (!o->notify_new_pids)
 		bpf_map__set_max_entries(s->new_pids, 4096);  /* smallest useful ring */
@@ -279,15 +300,15 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 		if (!err)
 			err = bpf_map__set_max_entries(s->samples, ring_bytes);
 		if (err) {
-			bpf_sampler__free(s);
-			return error("could not size the BPF maps for copied stacks: %s",
-				     strerror(-err));
+			err = error("could not size the BPF maps for copied stacks: %s",
+				    strerror(-err));
+			goto cleanup;
 		}
 	}
 	if ((o->cgroup_map && reuse_pinned_map(s->cgroup_filter, o->cgroup_map, "--cgroupmap") < 0) ||
 	    (o->mntns_map && reuse_pinned_map(s->mntns_filter, o->mntns_map, "--mntnsmap") < 0)) {
-		bpf_sampler__free(s);
-		return -1;
+		err = -1;
+		goto cleanup;
 	}
 	/* The task build also serves --mntnsmap alone: then its fork tracer is
 	 * neither loaded nor attached. */
@@ -298,16 +319,19 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 
 	err = s->task ? record_task_bpf__load(s->task) : record_bpf__load(s->plain);
 	if (err) {
-		bpf_sampler__free(s);
-		return explain_load_failure(err);
+		err = explain_load_failure(err);
+		goto cleanup;
 	}
 	if (fill_set(s->pids, o->pids, o->pid_count, "pid") < 0 ||
 	    fill_set(s->tids, o->tids, o->tid_count, "tid") < 0) {
-		bpf_sampler__free(s);
-		return -1;
+		err = -1;
+		goto cleanup;
 	}
 	*out = s;
-	return 0;
+	s = NULL;
+cleanup:
+	bpf_sampler__free(s);
+	return err;
 }
 
 static int open_clock_event(unsigned frequency, uint64_t period, int cpu)
