@@ -144,16 +144,143 @@ static bool resolve_from_cache(struct kernel_symbols *k, const char *cache_path,
 	return usable;
 }
 
-static void cache_put(FILE *cache, uint64_t addr, const char *name, size_t len)
+/* The cache as it is written: in the same pass over kallsyms as the
+ * resolving, which then reads the kernel's whole own part. */
+struct cache_writer {
+	struct output *out;
+	uint64_t lowest, highest;   /* the text symbols written (0: none yet) */
+};
+
+/* Starts the file, its range left 0 until cache_writer__finish(). false
+ * (after output__open()'s message) when it cannot be written. */
+static bool cache_writer__open(struct cache_writer *c, const char *path, const char *boot_id)
 {
-	uint16_t n = len > UINT16_MAX ? UINT16_MAX : (uint16_t)len;
-	fwrite(&addr, 8, 1, cache);
-	fwrite(&n, 2, 1, cache);
-	fwrite(name, 1, n, cache);
+	uint64_t unknown = 0;
+
+	*c = (struct cache_writer){ NULL, 0, 0 };
+	if (output__open(&c->out, path) < 0)
+		return false;
+	FILE *f = output__stream(c->out);
+	fwrite(CACHE_MAGIC, 1, 8, f);
+	fwrite(boot_id, 1, BOOT_ID_LEN, f);
+	fwrite(&unknown, 8, 1, f);
+	fwrite(&unknown, 8, 1, f);
+	return true;
 }
 
-int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
-			    const char *cache_path)
+/* One text symbol of the kernel's own, in ascending order. */
+static void cache_writer__put(struct cache_writer *c, uint64_t addr, const char *name, size_t len)
+{
+	uint16_t n = len > UINT16_MAX ? UINT16_MAX : (uint16_t)len;
+	FILE *f = output__stream(c->out);
+
+	if (!c->lowest)
+		c->lowest = addr;
+	c->highest = addr;
+	fwrite(&addr, 8, 1, f);
+	fwrite(&n, 2, 1, f);
+	fwrite(name, 1, n, f);
+}
+
+/* Whether the symbols written so far hold every address from low to high. */
+static bool cache_writer__covers(const struct cache_writer *c, uint64_t low, uint64_t high)
+{
+	return low >= c->lowest && high <= c->highest;
+}
+
+/* The range the cache covers, in its header; the file is kept only when
+ * the scan saw real addresses and some text symbols. */
+static void cache_writer__finish(struct cache_writer *c, bool any_address, const char *path)
+{
+	FILE *f = output__stream(c->out);
+
+	if (any_address && c->highest && fseek(f, 8 + BOOT_ID_LEN, SEEK_SET) == 0) {
+		fwrite(&c->lowest, 8, 1, f);
+		fwrite(&c->highest, 8, 1, f);
+		if (output__commit(c->out) < 0)
+			warning("could not write the kernel symbol cache %s", path);
+	} else {
+		output__abort(c->out);
+	}
+}
+
+/* One line of kallsyms, as scan_kallsyms() hands it over. */
+struct kallsyms_line {
+	uint64_t addr;
+	char type;                /* 't', 'T', 'w', 'W': text (is_text_type()) */
+	const char *name;         /* len bytes, not NUL-terminated */
+	size_t len;
+	bool ascending;           /* no address so far below the one before it */
+	bool any_address;         /* some address so far, this one too, was not 0 */
+};
+
+/*
+ * Hands every well-formed line of f (kallsyms, just opened) to visit until
+ * it returns false, then closes f. Returns whether some line showed an
+ * address other than 0 (with kernel.kptr_restrict all are 0).
+ */
+static bool scan_kallsyms(FILE *f, bool (*visit)(const struct kallsyms_line *, void *), void *arg)
+{
+	struct kallsyms_line l = { .ascending = true };
+	uint64_t previous = 0;
+	char line[512];
+
+	/* Big reads: each read of /proc/kallsyms costs a system call and
+	 * the kernel's setup; the default 4 KB buffer makes thousands. */
+	size_t buffer_size = 256 * 1024;
+	char *buffer = fk_malloc(buffer_size);  /* glibc ignores the size without one */
+	setvbuf(f, buffer, _IOFBF, buffer_size);
+	while (fgets(line, sizeof line, f)) {
+		char *end;
+		l.addr = strtoull(line, &end, 16);
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		l.any_address |= l.addr != 0;
+		l.ascending &= l.addr >= previous;
+		previous = l.addr;
+		l.type = end[1];
+		l.name = end + 3;
+		l.len = strcspn(l.name, " \t\n");
+		if (!visit(&l, arg))
+			break;
+	}
+	fclose(f);
+	free(buffer);
+	return l.any_address;
+}
+
+struct resolving {
+	struct kernel_symbols *k;
+	struct cache_writer *cache;     /* NULL: none to write */
+};
+
+static bool resolve_line(const struct kallsyms_line *l, void *arg)
+{
+	struct resolving *r = arg;
+	uint64_t lowest_wanted = r->k->wanted[0], highest_wanted = r->k->wanted[r->k->count - 1];
+
+	/* The kernel lists its own symbols by address, then modules' and BPF
+	 * programs' above them. Generating the text costs the kernel most of
+	 * the time here, so stop once the ascending part has passed every
+	 * wanted address: nothing later can be nearer. */
+	if (!r->cache && l->ascending && l->addr > highest_wanted && l->any_address)
+		return false;
+	/* With the cache to write, the same stop comes after the kernel's own
+	 * part, when that part held every wanted address */
+	if (r->cache && !l->ascending &&
+	    cache_writer__covers(r->cache, lowest_wanted, highest_wanted))
+		return false;
+	if (!is_text_type(l->type))
+		return true;
+	if (r->cache && l->ascending && l->addr)
+		cache_writer__put(r->cache, l->addr, l->name, l->len);
+	offer_symbol(r->k, l->addr, l->name, l->len);
+	return true;
+}
+
+/* Sorts the wanted addresses, drops repeats, and makes room for their
+ * symbols, none found yet. */
+static void prepare_wanted(struct kernel_symbols *k)
 {
 	if (k->count)
 		qsort(k->wanted, k->count, sizeof(*k->wanted), compare_addr);
@@ -166,96 +293,43 @@ int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
 	for (size_t i = 0; i < k->count; i++)
 		k->nearest[i] = (struct nearest){ 0, NULL, false };
 	k->resolved = true;
+}
+
+int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
+			    const char *cache_path)
+{
+	prepare_wanted(k);
 	if (k->count == 0)
 		return 0;
 
 	char boot_id[BOOT_ID_LEN + 1];
 	if (cache_path && !read_boot_id(boot_id))
 		cache_path = NULL;
-	if (cache_path && resolve_from_cache(k, cache_path, boot_id))
-		goto nearest_below;
-
-	FILE *f = fopen(kallsyms_path, "r");
-	if (!f) {
-		warning("cannot read %s (%s): kernel frames show as [unknown]", kallsyms_path,
-			strerror(errno));
-		return -1;
-	}
-	/* Big reads: each read of /proc/kallsyms costs a system call and
-	 * the kernel's setup; the default 4 KB buffer makes thousands. */
-	size_t buffer_size = 256 * 1024;
-	char *buffer = fk_malloc(buffer_size);  /* glibc ignores the size without one */
-	setvbuf(f, buffer, _IOFBF, buffer_size);
-	/* This pass also writes the cache: it then reads the whole ascending
-	 * (kernel's own) part instead of stopping at the highest address. */
-	struct output *cache = NULL;
-	if (cache_path && output__open(&cache, cache_path) < 0)
-		cache = NULL;
-	uint64_t lowest = 0;
-	if (cache) {
-		fwrite(CACHE_MAGIC, 1, 8, output__stream(cache));
-		fwrite(boot_id, 1, BOOT_ID_LEN, output__stream(cache));
-		fwrite(&lowest, 8, 1, output__stream(cache));
-		fwrite(&lowest, 8, 1, output__stream(cache));
-	}
-	char line[512];
-	bool any_address = false, ascending = true;
-	uint64_t previous = 0, highest_wanted = k->wanted[k->count - 1], highest_text = 0;
-	while (fgets(line, sizeof line, f)) {
-		char *end;
-		uint64_t addr = strtoull(line, &end, 16);
-		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
-			continue;
-		any_address |= addr != 0;
-		/* The kernel lists its own symbols by address, then modules' and
-		 * BPF programs' above them. Generating the text costs the kernel
-		 * most of the time here, so stop once the ascending part has
-		 * passed every wanted address: nothing later can be nearer. */
-		ascending &= addr >= previous;
-		previous = addr;
-		if (ascending && addr > highest_wanted && any_address && !cache)
-			break;
-		/* With the cache to write, the same stop comes after the kernel's
-		 * own part, when that part held every wanted address */
-		if (!ascending && cache && k->wanted[0] >= lowest && highest_wanted <= highest_text)
-			break;
-		if (!is_text_type(end[1]))
-			continue;
-		const char *name = end + 3;
-		size_t len = strcspn(name, " \t\n");
-		if (cache && ascending && addr) {
-			if (!lowest)
-				lowest = addr;
-			highest_text = addr;
-			cache_put(output__stream(cache), addr, name, len);
+	if (!cache_path || !resolve_from_cache(k, cache_path, boot_id)) {
+		struct cache_writer cache;
+		struct resolving r = { k, NULL };
+		FILE *f = fopen(kallsyms_path, "r");
+		if (!f) {
+			warning("cannot read %s (%s): kernel frames show as [unknown]", kallsyms_path,
+				strerror(errno));
+			return -1;
 		}
-		offer_symbol(k, addr, name, len);
-	}
-	if (cache) {
-		/* the range the cache covers, in its header; kept only when whole */
-		FILE *c = output__stream(cache);
-		if (any_address && highest_text && fseek(c, 8 + BOOT_ID_LEN, SEEK_SET) == 0) {
-			fwrite(&lowest, 8, 1, c);
-			fwrite(&highest_text, 8, 1, c);
-			if (output__commit(cache) < 0)
-				warning("could not write the kernel symbol cache %s", cache_path);
-		} else {
-			output__abort(cache);
+		if (cache_path && cache_writer__open(&cache, cache_path, boot_id))
+			r.cache = &cache;
+		bool any_address = scan_kallsyms(f, resolve_line, &r);
+		if (r.cache)
+			cache_writer__finish(&cache, any_address, cache_path);
+		if (!any_address) {
+			for (size_t i = 0; i < k->count; i++) {
+				free(k->nearest[i].name);
+				k->nearest[i] = (struct nearest){ 0, NULL, false };
+			}
+			warning("%s shows no addresses (kernel.kptr_restrict): kernel frames show as "
+				"[unknown]; run as root or set `sysctl kernel.kptr_restrict=0`",
+				kallsyms_path);
+			return -1;
 		}
 	}
-	fclose(f);
-	free(buffer);
-	if (!any_address) {
-		for (size_t i = 0; i < k->count; i++) {
-			free(k->nearest[i].name);
-			k->nearest[i] = (struct nearest){ 0, NULL, false };
-		}
-		warning("%s shows no addresses (kernel.kptr_restrict): kernel frames show as "
-			"[unknown]; run as root or set `sysctl kernel.kptr_restrict=0`",
-			kallsyms_path);
-		return -1;
-	}
-nearest_below:
 	/* Symbols between two wanted addresses were kept for the upper one; an
 	 * address with none of its own has the lower one's nearest symbol. */
 	for (size_t i = 1; i < k->count; i++)

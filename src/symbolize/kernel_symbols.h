@@ -19,9 +19,11 @@
  * symbols (not modules', which come and go) are kept in that file for the
  * rest of the boot, as perf keeps kallsyms in its build-id cache: later runs
  * whose addresses all fall in the kernel's own text read the file instead.
- * The file is private to its owner (the caller makes its directory 0700;
- * the file itself is written by lib/output's rules) and names the boot it
- * belongs to.
+ * The run that writes the file does so in its one pass over kallsyms, and
+ * so reads the kernel's whole own part, not only up to the highest address.
+ * The file is private to its owner (the caller makes its directory 0700:
+ * record's is chosen in sampler/sampled_profile.c; the file itself is
+ * written by lib/output's rules) and names the boot it belongs to.
  */
 #ifndef FLAMEKIT_SYMBOLIZE_KERNEL_SYMBOLS_H
 #define FLAMEKIT_SYMBOLIZE_KERNEL_SYMBOLS_H
