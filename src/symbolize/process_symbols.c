@@ -1,14 +1,8 @@
 #include "process_symbols.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <inttypes.h>
-#include <libelf.h>
-#include <libiberty/demangle.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,38 +14,11 @@
 #include "../lib/index_table.h"
 #include "../lib/pid_table.h"
 #include "../lib/xalloc.h"
+#include "binary_symbols.h"
+#include "symbol_table.h"
 
 #define UNKNOWN "[unknown]"          /* no mapping there */
 #define UNKNOWN_JIT "[unknown:jit]"  /* anonymous code without a perf map entry */
-
-struct symbol {
-	uint64_t addr, size;
-	const char *name;       /* in the ELF image or a perf map's names */
-	char *demangled;        /* made on first use; NULL: not yet or not mangled */
-	bool demangle_tried;
-	unsigned char binding;  /* STB_*: which of several names of one address wins */
-	char *annotated;        /* a perf map's name with _[j], made on first use */
-};
-
-/* A loadable segment: file offsets [offset, offset + size) hold vaddr... */
-struct segment {
-	uint64_t offset, vaddr, size;
-};
-
-struct binary {
-	uint64_t dev, inode;
-	char *path;              /* as the process named it */
-	char *unknown_name;      /* "[unknown:no-symbols NAME]", made on first use */
-	int fd;
-	Elf *elf;
-	Dwfl *dwfl;              /* the files the symbols come from; see binary__load_symbols() */
-	struct symbol *symbols;  /* sorted by addr */
-	size_t symbol_count;
-	struct segment *segments;
-	size_t segment_count;
-	uint64_t image_low, image_high;  /* the loaded image's own addresses, pages whole */
-	bool symbols_loaded;     /* binary__load_symbols() ran */
-};
 
 /* One executable mapping of a process, from /proc/PID/maps (time 0: it was
  * there before anything was recorded) or from an mmap record (its time). */
@@ -73,34 +40,28 @@ struct process {
 	uint64_t generation;       /* bumped whenever mappings change */
 	bool sampled;              /* its binaries are opened as they are learnt */
 	bool snapshot_taken;
-	struct symbol *perf_map;   /* /tmp/perf-PID.map, sorted */
-	size_t perf_map_count, perf_map_cap;
+	struct symbol_table perf_map;  /* /tmp/perf-PID.map, sorted */
 	char **perf_map_names;     /* one block of names per read: names never move */
 	size_t perf_map_reads;
 	long perf_map_offset;      /* read up to here (the JIT appends) */
 	uint64_t perf_map_checked; /* CLOCK_MONOTONIC_COARSE ns of the last look */
 };
 
+/* A binary opened, by the file it is (device and inode). */
+struct known_binary {
+	uint64_t dev, inode;
+	struct binary *binary;
+};
+
 struct process_symbols {
 	struct pid_table processes;  /* of struct process */
-	struct binary **binaries;
+	struct known_binary *binaries;
 	size_t binary_count, binary_cap;
 	struct index_table binary_index;
 	struct binary *vdso;     /* our own vDSO: every process on this kernel maps the same */
 	bool vdso_tried;
 	bool jit_suffix;         /* names from perf maps end in _[j] */
 };
-
-static uint64_t binary_key_hash(uint64_t dev, uint64_t inode)
-{
-	return index_table__mix(dev * 0x9e3779b97f4a7c15ULL ^ inode);
-}
-
-static uint64_t binary_hash_of(const void *items, size_t index)
-{
-	const struct binary *b = ((struct binary *const *)items)[index];
-	return binary_key_hash(b->dev, b->inode);
-}
 
 struct process_symbols *process_symbols__new(void)
 {
@@ -111,25 +72,6 @@ struct process_symbols *process_symbols__new(void)
 	return ps;
 }
 
-static void binary__free(struct binary *b)
-{
-	if (!b)
-		return;
-	for (size_t i = 0; i < b->symbol_count; i++)
-		free(b->symbols[i].demangled);
-	free(b->symbols);
-	free(b->segments);
-	free(b->path);
-	free(b->unknown_name);
-	if (b->elf)
-		elf_end(b->elf);
-	if (b->fd >= 0)
-		close(b->fd);
-	if (b->dwfl)
-		dwfl_end(b->dwfl);
-	free(b);
-}
-
 static void process__free(void *record)
 {
 	struct process *p = record;
@@ -137,11 +79,7 @@ static void process__free(void *record)
 		free(p->mappings[j].path);
 	free(p->mappings);
 	free(p->execs);
-	for (size_t j = 0; j < p->perf_map_count; j++) {
-		free(p->perf_map[j].demangled);
-		free(p->perf_map[j].annotated);
-	}
-	free(p->perf_map);
+	symbol_table__release(&p->perf_map);
 	for (size_t j = 0; j < p->perf_map_reads; j++)
 		free(p->perf_map_names[j]);
 	free(p->perf_map_names);
@@ -154,267 +92,22 @@ void process_symbols__free(struct process_symbols *ps)
 		return;
 	pid_table__release(&ps->processes, process__free);
 	for (size_t i = 0; i < ps->binary_count; i++)
-		binary__free(ps->binaries[i]);
+		binary__free(ps->binaries[i].binary);
 	free(ps->binaries);
 	index_table__release(&ps->binary_index);
-	if (ps->vdso) {
-		ps->vdso->fd = -1;
-		binary__free(ps->vdso);
-	}
+	binary__free(ps->vdso);
 	free(ps);
 }
 
-static size_t leading_underscores(const char *name)
+static uint64_t binary_key_hash(uint64_t dev, uint64_t inode)
 {
-	size_t n = 0;
-	while (name[n] == '_')
-		n++;
-	return n;
+	return index_table__mix(dev * 0x9e3779b97f4a7c15ULL ^ inode);
 }
 
-/*
- * Of two names of one address, the better first, as perf picks (so that
- * stacks read the same in both): a sized one, then not weak, then global,
- * then fewer leading underscores, then the longer name ("__libc_start_main"
- * over its local aliases, "clock_gettime" over "__clock_gettime").
- */
-static int compare_aliases(const struct symbol *x, const struct symbol *y)
+static uint64_t known_binary_hash_of(const void *items, size_t index)
 {
-	if ((x->size == 0) != (y->size == 0))
-		return x->size == 0 ? 1 : -1;
-	if ((x->binding == STB_WEAK) != (y->binding == STB_WEAK))
-		return x->binding == STB_WEAK ? 1 : -1;
-	if ((x->binding == STB_GLOBAL) != (y->binding == STB_GLOBAL))
-		return x->binding == STB_GLOBAL ? -1 : 1;
-	size_t ux = leading_underscores(x->name), uy = leading_underscores(y->name);
-	if (ux != uy)
-		return ux < uy ? -1 : 1;
-	size_t lx = strcspn(x->name, "@"), ly = strcspn(y->name, "@");
-	if (lx != ly)
-		return lx > ly ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-static int compare_symbols(const void *a, const void *b)
-{
-	const struct symbol *x = a, *y = b;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return compare_aliases(x, y);
-}
-
-/* Keeps one symbol per address, sorted. */
-static void sort_symbols(struct symbol *symbols, size_t *count)
-{
-	size_t kept = 0;
-
-	if (*count)
-		qsort(symbols, *count, sizeof(*symbols), compare_symbols);
-	for (size_t i = 0; i < *count; i++)
-		if (kept == 0 || symbols[kept - 1].addr != symbols[i].addr)
-			symbols[kept++] = symbols[i];
-	*count = kept;
-}
-
-/* Whether a symbol names code: a function, or an untyped label in code
- * (ld.so's _start), as perf takes them. */
-static bool symbol_names_code(const GElf_Sym *sym, GElf_Word section_index, Elf *elf,
-			      const char *name)
-{
-	int type = GELF_ST_TYPE(sym->st_info);
-	GElf_Shdr section;
-
-	if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
-	    section_index == SHN_UNDEF || section_index >= SHN_LORESERVE || sym->st_value == 0 ||
-	    !name || !*name)
-		return false;
-	return type != STT_NOTYPE ||
-	       (name[0] != '$' && gelf_getshdr(elf_getscn(elf, section_index), &section) &&
-		(section.sh_flags & SHF_EXECINSTR));
-}
-
-/* Whether addr lies in a mapping of a file (not memory of our own, such as
- * the MiniDebugInfo image libdwfl inflates). */
-static bool in_file_mapping(const void *addr)
-{
-	FILE *maps = fopen("/proc/self/maps", "r");
-	char line[512];
-	bool found = false, file = false;
-
-	while (maps && !found && fgets(line, sizeof line, maps)) {
-		uint64_t low, high, inode;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %*s %*s %" SCNu64, &low, &high,
-			   &inode) == 3 && (uintptr_t)addr >= low && (uintptr_t)addr < high) {
-			found = true;
-			file = inode != 0;
-		}
-	}
-	if (maps)
-		fclose(maps);
-	return file;
-}
-
-/*
- * Gives back the pages of a mapped file read so far (its symbol tables):
- * they are the page cache's, our resident set need not hold them, and a
- * name used later faults its page in again. A big program's .symtab and
- * .strtab (node's: 20 MB) would otherwise stay resident to the end.
- */
-static void release_pages(Elf *elf)
-{
-	size_t size;
-	char *raw = elf ? elf_rawfile(elf, &size) : NULL;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-
-	if (!raw || size == 0)
-		return;
-	uintptr_t start = (uintptr_t)raw & ~(page - 1);
-	madvise((void *)start, size + ((uintptr_t)raw - start), MADV_DONTNEED);
-}
-
-/* Reads function symbols and loadable segments from an open ELF image. */
-static void binary__read_elf(struct binary *b)
-{
-	size_t phnum = 0, segment_cap = 0;
-
-	if (elf_kind(b->elf) != ELF_K_ELF || elf_getphdrnum(b->elf, &phnum) != 0)
-		return;
-	for (size_t i = 0; i < phnum; i++) {
-		GElf_Phdr phdr;
-		if (gelf_getphdr(b->elf, (int)i, &phdr) && phdr.p_type == PT_LOAD) {
-			uint64_t align = phdr.p_align > 1 ? phdr.p_align : 1;
-			if (b->segment_count == 0)
-				b->image_low = phdr.p_vaddr & -align;
-			if (phdr.p_vaddr + phdr.p_memsz > b->image_high)
-				b->image_high = (phdr.p_vaddr + phdr.p_memsz + 4095) & -4096ULL;
-			b->segments = fk_grow(b->segments, &segment_cap, b->segment_count + 1,
-					      sizeof(*b->segments));
-			b->segments[b->segment_count++] = (struct segment){
-				phdr.p_offset, phdr.p_vaddr, phdr.p_filesz };
-		}
-	}
-}
-
-/*
- * Reads the function symbols, the first time a name is wanted: recording
- * needs only the open file (and its unwind table), and reading a big
- * program's symbols (node's: 150,000) would hold up the copied stacks.
- *
- * The symbol table is the one libdwfl's standard lookups choose: the
- * binary's own .symtab; else the separate debug file where distributions
- * put it (/usr/lib/debug/.build-id/xx/yyyy.debug, or the .gnu_debuglink
- * name beside the binary, in .debug/ there or under /usr/lib/debug/DIR/),
- * taken only when its build id or CRC says it belongs to the binary; else
- * .dynsym with MiniDebugInfo's (.gnu_debugdata, xz). The Dwfl is kept:
- * the names point into its files.
- */
-static void binary__load_symbols(struct binary *b)
-{
-	static const Dwfl_Callbacks callbacks = {
-		.find_elf = dwfl_build_id_find_elf,
-		.find_debuginfo = dwfl_standard_find_debuginfo,
-	};
-	size_t cap = 0;
-
-	if (b->symbols_loaded)
-		return;
-	b->symbols_loaded = true;
-	int fd = b->fd >= 0 && b->elf ? dup(b->fd) : -1;
-	if (fd < 0 || !(b->dwfl = dwfl_begin(&callbacks))) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	/* named as the process named it: the debug link is looked for there */
-	Dwfl_Module *module = dwfl_report_elf(b->dwfl, b->path, b->path, fd, 0, true);
-	dwfl_report_end(b->dwfl, NULL, NULL);
-	int count = module ? dwfl_module_getsymtab(module) : -1;
-	Elf *files[3] = { NULL };
-	for (int i = 1; i < count; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		GElf_Word section_index;
-		Elf *elf;
-		const char *name = dwfl_module_getsym_info(module, i, &sym, &addr, &section_index,
-							   &elf, NULL);
-		if (!symbol_names_code(&sym, section_index, elf, name))
-			continue;
-		for (size_t f = 0; f < 3 && files[f] != elf; f++)
-			if (!files[f]) {
-				files[f] = elf;
-				break;
-			}
-		b->symbols = fk_grow(b->symbols, &cap, b->symbol_count + 1, sizeof(*b->symbols));
-		b->symbols[b->symbol_count++] = (struct symbol){
-			addr, sym.st_size, name, NULL, false, GELF_ST_BIND(sym.st_info), NULL };
-	}
-	sort_symbols(b->symbols, &b->symbol_count);
-	for (size_t f = 0; f < 3 && files[f]; f++) {
-		size_t size;
-		const char *raw = elf_rawfile(files[f], &size);
-		if (raw && in_file_mapping(raw))
-			release_pages(files[f]);
-	}
-}
-
-/* Opens path, the binary the process names `named` (where its debug file
- * is looked for, when its symbols are). */
-static struct binary *binary__open(const char *path, const char *named, uint64_t dev,
-				   uint64_t inode)
-{
-	struct binary *b = fk_calloc(1, sizeof(*b));
-	struct stat st;
-
-	b->dev = dev;
-	b->inode = inode;
-	b->fd = open(path, O_RDONLY | O_CLOEXEC);
-	/* A file replaced since it was mapped (same file system, another
-	 * inode) is not the one that ran: its symbols would lie. Other file
-	 * systems (overlayfs in containers) report other devices: trusted. */
-	if (b->fd >= 0 && fstat(b->fd, &st) == 0 && inode &&
-	    ((uint64_t)major(st.st_dev) << 32 | minor(st.st_dev)) == dev && st.st_ino != inode) {
-		close(b->fd);
-		b->fd = -1;
-	}
-	if (b->fd >= 0)
-		b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
-	b->path = fk_strdup(named);
-	if (b->elf)
-		binary__read_elf(b);
-	return b;
-}
-
-/* Our own vDSO, read from memory: the kernel maps the same image everywhere. */
-static struct binary *vdso(struct process_symbols *ps)
-{
-	if (ps->vdso_tried)
-		return ps->vdso;
-	ps->vdso_tried = true;
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	uint64_t start = 0, end = 0;
-	while (f && fgets(line, sizeof line, f))
-		if (strstr(line, "[vdso]") && sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2)
-			break;
-	if (f)
-		fclose(f);
-	if (end <= start)
-		return NULL;
-	struct binary *b = fk_calloc(1, sizeof(*b));
-	b->fd = -1;
-	b->path = fk_strdup("[vdso]");
-	/* a file of it too, for the unwinder (libdwfl reads modules from files) */
-	int fd = memfd_create("vdso", MFD_CLOEXEC);
-	if (fd >= 0 && write(fd, (const void *)(uintptr_t)start, end - start) ==
-	    (ssize_t)(end - start))
-		b->fd = fd;
-	else if (fd >= 0)
-		close(fd);
-	b->elf = elf_memory((char *)(uintptr_t)start, end - start);
-	if (b->elf)
-		binary__read_elf(b);
-	ps->vdso = b;
-	return b;
+	const struct known_binary *k = &((const struct known_binary *)items)[index];
+	return binary_key_hash(k->dev, k->inode);
 }
 
 static struct binary *binary_for(struct process_symbols *ps, uint32_t pid, uint64_t start,
@@ -424,9 +117,9 @@ static struct binary *binary_for(struct process_symbols *ps, uint32_t pid, uint6
 	size_t slot = index_table__first(&ps->binary_index, hash);
 	for (uint32_t at; (at = ps->binary_index.slots[slot]) != 0;
 	     slot = index_table__next(&ps->binary_index, slot)) {
-		struct binary *b = ps->binaries[at - 1];
-		if (b->dev == dev && b->inode == inode)
-			return b;
+		const struct known_binary *k = &ps->binaries[at - 1];
+		if (k->dev == dev && k->inode == inode)
+			return k->binary;
 	}
 	/* The process's own view of the file first: it may be deleted, or in
 	 * another mount namespace (a container). Once it has exited, the path
@@ -435,21 +128,31 @@ static struct binary *binary_for(struct process_symbols *ps, uint32_t pid, uint6
 	struct binary *b;
 	snprintf(where, sizeof where, "/proc/%u/map_files/%" PRIx64 "-%" PRIx64, pid, start, end);
 	b = binary__open(where, path, dev, inode);
-	if (!b->elf) {
+	if (!binary__readable(b)) {
 		binary__free(b);
 		snprintf(where, sizeof where, "/proc/%u/root%s", pid, path);
 		b = binary__open(where, path, dev, inode);
 	}
-	if (!b->elf) {
+	if (!binary__readable(b)) {
 		binary__free(b);
 		b = binary__open(path, path, dev, inode);
 	}
 	ps->binaries = fk_grow(ps->binaries, &ps->binary_cap, ps->binary_count + 1,
 			       sizeof(*ps->binaries));
-	ps->binaries[ps->binary_count] = b;
-	index_table__insert(&ps->binary_index, slot, ps->binary_count++, binary_hash_of,
+	ps->binaries[ps->binary_count] = (struct known_binary){ dev, inode, b };
+	index_table__insert(&ps->binary_index, slot, ps->binary_count++, known_binary_hash_of,
 			    ps->binaries);
 	return b;
+}
+
+/* Our own vDSO: the kernel maps the same image into every process. */
+static struct binary *vdso(struct process_symbols *ps)
+{
+	if (!ps->vdso_tried) {
+		ps->vdso_tried = true;
+		ps->vdso = binary__open_vdso();
+	}
+	return ps->vdso;
 }
 
 static void mapping__open(struct process_symbols *ps, uint32_t pid, struct mapping *m)
@@ -627,7 +330,7 @@ static void process__read_perf_map(struct process *p)
 {
 	char path[64], line[4096];
 	struct buf names = BUF_INIT;
-	size_t first = p->perf_map_count;
+	size_t first = p->perf_map.count;
 	struct stat st;
 
 	snprintf(path, sizeof path, "/tmp/perf-%u.map", p->pid);
@@ -651,24 +354,22 @@ static void process__read_perf_map(struct process *p)
 			continue;
 		char *name = line + name_at;
 		name[strcspn(name, "\n")] = 0;
-		p->perf_map = fk_grow(p->perf_map, &p->perf_map_cap, p->perf_map_count + 1,
-				      sizeof(*p->perf_map));
 		/* name holds an offset into names until the names stop moving */
-		p->perf_map[p->perf_map_count++] = (struct symbol){
-			start, size, (const char *)(uintptr_t)names.len, NULL, false, STB_GLOBAL, NULL };
+		symbol_table__add(&p->perf_map, start, size, (const char *)(uintptr_t)names.len,
+				  STB_GLOBAL);
 		buf__append(&names, name, strlen(name) + 1);
 	}
 	fclose(f);
-	if (p->perf_map_count == first) {
+	if (p->perf_map.count == first) {
 		buf__free(&names);
 		return;
 	}
 	p->perf_map_names = fk_realloc(p->perf_map_names,
 				       (p->perf_map_reads + 1) * sizeof(*p->perf_map_names));
 	p->perf_map_names[p->perf_map_reads++] = names.data;
-	for (size_t i = first; i < p->perf_map_count; i++)
-		p->perf_map[i].name = names.data + (uintptr_t)p->perf_map[i].name;
-	sort_symbols(p->perf_map, &p->perf_map_count);
+	for (size_t i = first; i < p->perf_map.count; i++)
+		p->perf_map.symbols[i].name = names.data + (uintptr_t)p->perf_map.symbols[i].name;
+	symbol_table__sort(&p->perf_map);
 }
 
 /* Whether to look at the perf map again for an address outside every
@@ -685,92 +386,43 @@ static bool process__may_read_perf_map(struct process *p)
 	return true;
 }
 
-static const char *symbol_name(struct symbol *s)
+static void lookup_in(struct process_symbols *ps, struct process *p, const struct mapping *m,
+		      uint64_t addr, struct symbol_lookup *out)
 {
-	if (!s->demangle_tried) {
-		s->demangle_tried = true;
-		if (s->name[0] == '_' && s->name[1] == 'Z')
-			s->demangled = cplus_demangle(s->name, DMGL_PARAMS | DMGL_ANSI);
-		/* "clock_gettime@@GLIBC_2.17" (a .symtab's versioned name): the name */
-		else if (s->name[0] != '@' && strchr(s->name, '@'))
-			s->demangled = fk_memdup(s->name, strcspn(s->name, "@"));
-	}
-	return s->demangled ? s->demangled : s->name;
-}
-
-/* The symbol containing addr in a sorted table, or NULL. */
-static struct symbol *find_symbol(struct symbol *symbols, size_t count, uint64_t addr)
-{
-	size_t lo = 0, hi = count;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (symbols[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return NULL;
-	struct symbol *s = &symbols[lo - 1];
-	/* Size 0 (hand-written assembly) counts as reaching the next symbol. */
-	return s->size == 0 || addr < s->addr + s->size ? s : NULL;
-}
-
-static uint64_t file_offset_to_vaddr(const struct binary *b, uint64_t offset)
-{
-	for (size_t i = 0; i < b->segment_count; i++) {
-		const struct segment *s = &b->segments[i];
-		if (offset >= s->offset && offset < s->offset + s->size)
-			return offset - s->offset + s->vaddr;
-	}
-	return offset;
-}
-
-/* Why a frame in b has no name, in the frame: its file could not be read
- * (gone, replaced), or it has no symbol there (stripped, no debug file). */
-static const char *binary__unknown_name(struct binary *b)
-{
-	if (!b->unknown_name) {
-		const char *base = b->path ? strrchr(b->path, '/') : NULL;
-		struct buf name = BUF_INIT;
-		buf__printf(&name, "[unknown:%s %s]", b->elf ? "no-symbols" : "unreadable",
-			    base ? base + 1 : b->path ? b->path : "?");
-		for (size_t i = 0; i < name.len; i++)
-			if (name.data[i] == ';')
-				name.data[i] = ':';
-		b->unknown_name = name.data;
-	}
-	return b->unknown_name;
-}
-
-static const char *name_in(struct process_symbols *ps, struct process *p,
-			   const struct mapping *m, uint64_t addr)
-{
+	*out = (struct symbol_lookup){ NULL, SYMBOL_FOUND, NULL };
 	if (m && m->binary) {
-		binary__load_symbols(m->binary);
-		uint64_t vaddr = file_offset_to_vaddr(m->binary, addr - m->start + m->offset);
-		struct symbol *s = find_symbol(m->binary->symbols, m->binary->symbol_count, vaddr);
-		if (s)
-			return symbol_name(s);
+		uint64_t vaddr = binary__vaddr(m->binary, addr - m->start + m->offset);
+		out->binary = binary__path(m->binary);
+		out->name = binary__name(m->binary, vaddr, &out->miss);
+		return;
 	}
-	if (m && m->binary)
-		return binary__unknown_name(m->binary);
 	/* JIT code is anonymous memory: named by the perf map, if any */
-	struct symbol *s = find_symbol(p->perf_map, p->perf_map_count, addr);
+	struct symbol *s = symbol_table__find(&p->perf_map, addr);
 	if (!s && (m || process__may_read_perf_map(p))) {
 		process__read_perf_map(p);
-		s = find_symbol(p->perf_map, p->perf_map_count, addr);
+		s = symbol_table__find(&p->perf_map, addr);
 	}
-	if (!s)
-		return m ? UNKNOWN_JIT : UNKNOWN;
+	if (!s) {
+		out->miss = m ? SYMBOL_NO_JIT_NAME : SYMBOL_NOT_MAPPED;
+		out->name = m ? UNKNOWN_JIT : UNKNOWN;
+		return;
+	}
+	out->name = symbol__name(s);
 	if (!ps->jit_suffix)
-		return symbol_name(s);
+		return;
 	if (!s->annotated) {
 		struct buf b = BUF_INIT;
-		buf__printf(&b, "%s_[j]", symbol_name(s));
+		buf__printf(&b, "%s_[j]", out->name);
 		s->annotated = b.data;
 	}
-	return s->annotated;
+	out->name = s->annotated;
+}
+
+void process_symbols__lookup(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+			     uint64_t time, struct symbol_lookup *out)
+{
+	struct process *p = process_for(ps, pid);
+	lookup_in(ps, p, mapping_at(p, addr, time), addr, out);
 }
 
 const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint64_t addr)
@@ -781,8 +433,9 @@ const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint
 const char *process_symbols__name_at(struct process_symbols *ps, uint32_t pid, uint64_t addr,
 				     uint64_t time)
 {
-	struct process *p = process_for(ps, pid);
-	return name_in(ps, p, mapping_at(p, addr, time), addr);
+	struct symbol_lookup found;
+	process_symbols__lookup(ps, pid, addr, time, &found);
+	return found.name;
 }
 
 void process_symbols__see_code(struct process_symbols *ps, uint32_t pid, uint64_t addr,
@@ -791,7 +444,7 @@ void process_symbols__see_code(struct process_symbols *ps, uint32_t pid, uint64_
 	struct process *p = process_for(ps, pid);
 	const struct mapping *m = mapping_at(p, addr, time);
 
-	if (m && !m->binary && !find_symbol(p->perf_map, p->perf_map_count, addr))
+	if (m && !m->binary && !symbol_table__find(&p->perf_map, addr))
 		process__read_perf_map(p);
 }
 
@@ -809,16 +462,17 @@ uint64_t process_symbols__generation(struct process_symbols *ps, uint32_t pid)
 static void module_of(const struct mapping *m, struct process_module *out)
 {
 	const struct binary *b = m->binary;
-	uint64_t vaddr = file_offset_to_vaddr(b, m->offset);
+	uint64_t low, high;
 
-	out->fd = b->fd;
-	out->elf = b->elf;
-	out->path = b->path;
+	binary__image(b, &low, &high);
+	out->fd = binary__fd(b);
+	out->elf = binary__elf(b);
+	out->path = binary__path(b);
 	out->start = m->start;
 	out->end = m->end;
-	out->bias = m->start - vaddr;
-	out->low = out->bias + b->image_low;
-	out->high = out->bias + b->image_high;
+	out->bias = m->start - binary__vaddr(b, m->offset);
+	out->low = out->bias + low;
+	out->high = out->bias + high;
 	out->key = b;
 }
 
@@ -828,7 +482,7 @@ bool process_symbols__module_at(struct process_symbols *ps, uint32_t pid, uint64
 	struct process *p = process_for(ps, pid);
 	const struct mapping *m = mapping_at(p, addr, time);
 
-	if (!m || !m->binary || !m->binary->elf)
+	if (!m || !m->binary || !binary__readable(m->binary))
 		return false;
 	module_of(m, out);
 	return true;
@@ -843,7 +497,8 @@ size_t process_symbols__modules(struct process_symbols *ps, uint32_t pid, uint64
 	*modules = NULL;
 	for (size_t i = p->mapping_count; i > 0; i--) {
 		const struct mapping *m = &p->mappings[i - 1];
-		if (!m->binary || !m->binary->elf || m->binary->fd < 0 || mapping_at(p, m->start, time) != m)
+		if (!m->binary || !binary__readable(m->binary) || binary__fd(m->binary) < 0 ||
+		    mapping_at(p, m->start, time) != m)
 			continue;
 		struct process_module module;
 		module_of(m, &module);

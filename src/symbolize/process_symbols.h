@@ -1,8 +1,7 @@
 /*
  * User-space symbols of processes, live or gone: each process's executable
- * mappings as they were when it was sampled, each binary's ELF function
- * symbols (.symtab and .dynsym, through libelf), the vDSO, and
- * /tmp/perf-PID.map for JIT code.
+ * mappings as they were when it was sampled, the binaries they map (their
+ * symbols: binary_symbols.h), the vDSO, and /tmp/perf-PID.map for JIT code.
  *
  * Mappings come from two places. While recording, the mmap, exec and fork
  * events of every process (sampler/task_events.h) are fed in as they
@@ -45,6 +44,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "symbol_table.h"
+
 struct process_symbols;
 
 struct process_symbols *process_symbols__new(void);
@@ -64,7 +65,17 @@ void process_symbols__exec(struct process_symbols *ps, uint32_t pid, uint64_t ti
 void process_symbols__fork(struct process_symbols *ps, uint32_t pid, uint32_t parent_pid,
 			   uint64_t time);
 
-/* The name of addr at time (UINT64_MAX: as the process is now, or was last). */
+/* What an address is: its function's name, or why it has none. */
+struct symbol_lookup {
+	const char *name;    /* the function, else the frame text of the miss (below) */
+	enum symbol_miss miss;
+	const char *binary;  /* the binary holding addr as the process named it; NULL: none */
+};
+
+/* Looks addr up at time (UINT64_MAX: as the process is now, or was last). */
+void process_symbols__lookup(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+			     uint64_t time, struct symbol_lookup *out);
+/* The same, its name only. */
 const char *process_symbols__name_at(struct process_symbols *ps, uint32_t pid, uint64_t addr,
 				     uint64_t time);
 const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint64_t addr);

@@ -1,0 +1,291 @@
+#include "binary_symbols.h"
+
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "../lib/buf.h"
+#include "../lib/xalloc.h"
+
+/* A loadable segment: file offsets [offset, offset + size) hold vaddr... */
+struct segment {
+	uint64_t offset, vaddr, size;
+};
+
+struct binary {
+	uint64_t dev, inode;
+	char *path;              /* as the process named it */
+	char *unknown_name;      /* "[unknown:no-symbols NAME]", made on first use */
+	int fd;
+	Elf *elf;
+	Dwfl *dwfl;              /* the files the symbols come from; see binary__load_symbols() */
+	struct symbol_table symbols;
+	struct segment *segments;
+	size_t segment_count;
+	uint64_t image_low, image_high;  /* the loaded image's own addresses, pages whole */
+	bool symbols_loaded;     /* binary__load_symbols() ran */
+};
+
+void binary__free(struct binary *b)
+{
+	if (!b)
+		return;
+	symbol_table__release(&b->symbols);
+	free(b->segments);
+	free(b->path);
+	free(b->unknown_name);
+	if (b->elf)
+		elf_end(b->elf);
+	if (b->fd >= 0)
+		close(b->fd);
+	if (b->dwfl)
+		dwfl_end(b->dwfl);
+	free(b);
+}
+
+/* Whether a symbol names code: a function, or an untyped label in code
+ * (ld.so's _start), as perf takes them. */
+static bool symbol_names_code(const GElf_Sym *sym, GElf_Word section_index, Elf *elf,
+			      const char *name)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+	GElf_Shdr section;
+
+	if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+	    section_index == SHN_UNDEF || section_index >= SHN_LORESERVE || sym->st_value == 0 ||
+	    !name || !*name)
+		return false;
+	return type != STT_NOTYPE ||
+	       (name[0] != '$' && gelf_getshdr(elf_getscn(elf, section_index), &section) &&
+		(section.sh_flags & SHF_EXECINSTR));
+}
+
+/* Whether addr lies in a mapping of a file (not memory of our own, such as
+ * the MiniDebugInfo image libdwfl inflates). */
+static bool in_file_mapping(const void *addr)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	char line[512];
+	bool found = false, file = false;
+
+	while (maps && !found && fgets(line, sizeof line, maps)) {
+		uint64_t low, high, inode;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %*s %*s %" SCNu64, &low, &high,
+			   &inode) == 3 && (uintptr_t)addr >= low && (uintptr_t)addr < high) {
+			found = true;
+			file = inode != 0;
+		}
+	}
+	if (maps)
+		fclose(maps);
+	return file;
+}
+
+/*
+ * Gives back the pages of a mapped file read so far (its symbol tables):
+ * they are the page cache's, our resident set need not hold them, and a
+ * name used later faults its page in again. A big program's .symtab and
+ * .strtab (node's: 20 MB) would otherwise stay resident to the end.
+ */
+static void release_pages(Elf *elf)
+{
+	size_t size;
+	char *raw = elf ? elf_rawfile(elf, &size) : NULL;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	if (!raw || size == 0)
+		return;
+	uintptr_t start = (uintptr_t)raw & ~(page - 1);
+	madvise((void *)start, size + ((uintptr_t)raw - start), MADV_DONTNEED);
+}
+
+/* Reads function symbols and loadable segments from an open ELF image. */
+static void binary__read_elf(struct binary *b)
+{
+	size_t phnum = 0, segment_cap = 0;
+
+	if (elf_kind(b->elf) != ELF_K_ELF || elf_getphdrnum(b->elf, &phnum) != 0)
+		return;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr phdr;
+		if (gelf_getphdr(b->elf, (int)i, &phdr) && phdr.p_type == PT_LOAD) {
+			uint64_t align = phdr.p_align > 1 ? phdr.p_align : 1;
+			if (b->segment_count == 0)
+				b->image_low = phdr.p_vaddr & -align;
+			if (phdr.p_vaddr + phdr.p_memsz > b->image_high)
+				b->image_high = (phdr.p_vaddr + phdr.p_memsz + 4095) & -4096ULL;
+			b->segments = fk_grow(b->segments, &segment_cap, b->segment_count + 1,
+					      sizeof(*b->segments));
+			b->segments[b->segment_count++] = (struct segment){
+				phdr.p_offset, phdr.p_vaddr, phdr.p_filesz };
+		}
+	}
+}
+
+/*
+ * Reads the function symbols (see binary_symbols.h), the first time a name
+ * is wanted: recording needs only the open file (and its unwind table), and
+ * reading a big program's symbols (node's: 150,000) would hold up the
+ * copied stacks. The Dwfl is kept: the names point into its files.
+ */
+static void binary__load_symbols(struct binary *b)
+{
+	static const Dwfl_Callbacks callbacks = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+	};
+	if (b->symbols_loaded)
+		return;
+	b->symbols_loaded = true;
+	int fd = b->fd >= 0 && b->elf ? dup(b->fd) : -1;
+	if (fd < 0 || !(b->dwfl = dwfl_begin(&callbacks))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	/* named as the process named it: the debug link is looked for there */
+	Dwfl_Module *module = dwfl_report_elf(b->dwfl, b->path, b->path, fd, 0, true);
+	dwfl_report_end(b->dwfl, NULL, NULL);
+	int count = module ? dwfl_module_getsymtab(module) : -1;
+	Elf *files[3] = { NULL };
+	for (int i = 1; i < count; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word section_index;
+		Elf *elf;
+		const char *name = dwfl_module_getsym_info(module, i, &sym, &addr, &section_index,
+							   &elf, NULL);
+		if (!symbol_names_code(&sym, section_index, elf, name))
+			continue;
+		for (size_t f = 0; f < 3 && files[f] != elf; f++)
+			if (!files[f]) {
+				files[f] = elf;
+				break;
+			}
+		symbol_table__add(&b->symbols, addr, sym.st_size, name, GELF_ST_BIND(sym.st_info));
+	}
+	symbol_table__sort(&b->symbols);
+	for (size_t f = 0; f < 3 && files[f]; f++) {
+		size_t size;
+		const char *raw = elf_rawfile(files[f], &size);
+		if (raw && in_file_mapping(raw))
+			release_pages(files[f]);
+	}
+}
+
+struct binary *binary__open(const char *path, const char *named, uint64_t dev, uint64_t inode)
+{
+	struct binary *b = fk_calloc(1, sizeof(*b));
+	struct stat st;
+
+	elf_version(EV_CURRENT);
+	b->dev = dev;
+	b->inode = inode;
+	b->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A file replaced since it was mapped (same file system, another
+	 * inode) is not the one that ran: its symbols would lie. Other file
+	 * systems (overlayfs in containers) report other devices: trusted. */
+	if (b->fd >= 0 && fstat(b->fd, &st) == 0 && inode &&
+	    ((uint64_t)major(st.st_dev) << 32 | minor(st.st_dev)) == dev && st.st_ino != inode) {
+		close(b->fd);
+		b->fd = -1;
+	}
+	if (b->fd >= 0)
+		b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
+	b->path = fk_strdup(named);
+	if (b->elf)
+		binary__read_elf(b);
+	return b;
+}
+
+struct binary *binary__open_vdso(void)
+{
+	elf_version(EV_CURRENT);
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	uint64_t start = 0, end = 0;
+	while (f && fgets(line, sizeof line, f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2)
+			break;
+	if (f)
+		fclose(f);
+	if (end <= start)
+		return NULL;
+	struct binary *b = fk_calloc(1, sizeof(*b));
+	b->fd = -1;
+	b->path = fk_strdup("[vdso]");
+	/* a file of it too, for the unwinder (libdwfl reads modules from files) */
+	int fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd >= 0 && write(fd, (const void *)(uintptr_t)start, end - start) ==
+	    (ssize_t)(end - start))
+		b->fd = fd;
+	else if (fd >= 0)
+		close(fd);
+	b->elf = elf_memory((char *)(uintptr_t)start, end - start);
+	if (b->elf)
+		binary__read_elf(b);
+	return b;
+}
+
+uint64_t binary__vaddr(const struct binary *b, uint64_t offset)
+{
+	for (size_t i = 0; i < b->segment_count; i++) {
+		const struct segment *s = &b->segments[i];
+		if (offset >= s->offset && offset < s->offset + s->size)
+			return offset - s->offset + s->vaddr;
+	}
+	return offset;
+}
+
+/* Why a frame in b has no name, in the frame: its file could not be read
+ * (gone, replaced), or it has no symbol there (stripped, no debug file). */
+static const char *binary__unknown_name(struct binary *b)
+{
+	if (!b->unknown_name) {
+		const char *base = b->path ? strrchr(b->path, '/') : NULL;
+		struct buf name = BUF_INIT;
+		buf__printf(&name, "[unknown:%s %s]", b->elf ? "no-symbols" : "unreadable",
+			    base ? base + 1 : b->path ? b->path : "?");
+		for (size_t i = 0; i < name.len; i++)
+			if (name.data[i] == ';')
+				name.data[i] = ':';
+		b->unknown_name = name.data;
+	}
+	return b->unknown_name;
+}
+
+bool binary__is(const struct binary *b, uint64_t dev, uint64_t inode)
+{
+	return b->dev == dev && b->inode == inode;
+}
+
+bool binary__readable(const struct binary *b) { return b->elf != NULL; }
+int binary__fd(const struct binary *b) { return b->fd; }
+Elf *binary__elf(const struct binary *b) { return b->elf; }
+const char *binary__path(const struct binary *b) { return b->path; }
+
+void binary__image(const struct binary *b, uint64_t *low, uint64_t *high)
+{
+	*low = b->image_low;
+	*high = b->image_high;
+}
+
+const char *binary__name(struct binary *b, uint64_t vaddr, enum symbol_miss *miss)
+{
+	struct symbol *s = NULL;
+	if (b->elf) {
+		binary__load_symbols(b);
+		s = symbol_table__find(&b->symbols, vaddr);
+	}
+	if (miss)
+		*miss = s ? SYMBOL_FOUND : b->elf ? SYMBOL_NO_SYMBOL : SYMBOL_UNREADABLE;
+	return s ? symbol__name(s) : binary__unknown_name(b);
+}

@@ -1,0 +1,63 @@
+/*
+ * One binary (an executable or library file, or the vDSO) as symbolizers
+ * and unwinders need it: its open file and ELF image, where its loadable
+ * segments lie, and its function symbols, read the first time a name is
+ * wanted. The symbol table is the one libdwfl's standard lookups choose:
+ * the binary's own .symtab; else the separate debug file where
+ * distributions put it (/usr/lib/debug/.build-id/xx/yyyy.debug, or the
+ * .gnu_debuglink name beside the binary, in .debug/ there or under
+ * /usr/lib/debug/DIR/), taken only when its build id or CRC says it belongs
+ * to the binary; else .dynsym with MiniDebugInfo's (.gnu_debugdata, xz).
+ *
+ *	struct binary *b = binary__open(path, named, dev, inode);
+ *	uint64_t vaddr = binary__vaddr(b, file_offset);
+ *	enum symbol_miss why;
+ *	const char *name = binary__name(b, vaddr, &why);
+ *	binary__free(b);
+ *
+ * Names stay valid until binary__free(): the file stays open and mapped.
+ */
+#ifndef FLAMEKIT_SYMBOLIZE_BINARY_SYMBOLS_H
+#define FLAMEKIT_SYMBOLIZE_BINARY_SYMBOLS_H
+
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "symbol_table.h"
+
+struct binary;
+
+/*
+ * Opens path, the file a process maps as `named` (where its debug file is
+ * looked for). A file whose inode is not `inode` on device `dev` (major <<
+ * 32 | minor) is another file now (the binary was replaced) and is not
+ * read; inode 0 checks nothing. Never NULL: an unreadable binary still
+ * names its frames "[unknown:unreadable NAME]".
+ */
+struct binary *binary__open(const char *path, const char *named, uint64_t dev, uint64_t inode);
+/* Our own vDSO, read from memory (the kernel maps the same image into every
+ * process); NULL if it cannot be found. */
+struct binary *binary__open_vdso(void);
+void binary__free(struct binary *b);
+
+bool binary__is(const struct binary *b, uint64_t dev, uint64_t inode);
+/* Whether its ELF image could be read. */
+bool binary__readable(const struct binary *b);
+/* The file descriptor and ELF image (owned by b), the path as named, and
+ * the image's own address range, pages whole; for an unwinder. */
+int binary__fd(const struct binary *b);
+Elf *binary__elf(const struct binary *b);
+const char *binary__path(const struct binary *b);
+void binary__image(const struct binary *b, uint64_t *low, uint64_t *high);
+
+/* The address in the image's own layout that a file offset loads to. */
+uint64_t binary__vaddr(const struct binary *b, uint64_t file_offset);
+/*
+ * The function holding vaddr; else the frame text saying why there is none
+ * ("[unknown:no-symbols NAME]", "[unknown:unreadable NAME]", NAME the file's
+ * basename), with *miss set (may be NULL).
+ */
+const char *binary__name(struct binary *b, uint64_t vaddr, enum symbol_miss *miss);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * A table of function symbols sorted by address, for one binary or one
+ * perf map, and why a name may be missing.
+ *
+ *	struct symbol_table t = { 0 };
+ *	symbol_table__add(&t, addr, size, name, STB_GLOBAL);   // in any order
+ *	symbol_table__sort(&t);                                 // once, after adding
+ *	struct symbol *s = symbol_table__find(&t, addr);
+ *	const char *name = s ? symbol__name(s) : NULL;
+ *	symbol_table__release(&t);
+ *
+ * Names are not copied: they must outlive the table (they point into a
+ * mapped ELF file or a perf map's block of names). A name from
+ * symbol__name() stays valid until symbol_table__release(). Sorting keeps
+ * one symbol per address, the name perf would show (symbol_table.c).
+ */
+#ifndef FLAMEKIT_SYMBOLIZE_SYMBOL_TABLE_H
+#define FLAMEKIT_SYMBOLIZE_SYMBOL_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Why an address has no name (as perf's dso__load errors say why a binary
+ * gave none); each has its own frame text, see process_symbols.h. */
+enum symbol_miss {
+	SYMBOL_FOUND,
+	SYMBOL_NOT_MAPPED,   /* no executable mapping held the address: "[unknown]" */
+	SYMBOL_NO_JIT_NAME,  /* anonymous code, no perf map entry: "[unknown:jit]" */
+	SYMBOL_NO_SYMBOL,    /* the binary has no symbol there (stripped, no debug
+			      * file): "[unknown:no-symbols NAME]" */
+	SYMBOL_UNREADABLE,   /* the binary could not be opened (gone, replaced):
+			      * "[unknown:unreadable NAME]" */
+};
+
+struct symbol {
+	uint64_t addr, size;
+	const char *name;       /* not owned */
+	char *demangled;        /* made on first use; NULL: not yet or not mangled */
+	bool demangle_tried;
+	unsigned char binding;  /* STB_*: which of several names of one address wins */
+	char *annotated;        /* a caller's decorated name (a JIT's "_[j]"), freed with the table */
+};
+
+struct symbol_table {
+	struct symbol *symbols;  /* sorted by addr after symbol_table__sort() */
+	size_t count, cap;
+};
+
+void symbol_table__add(struct symbol_table *t, uint64_t addr, uint64_t size, const char *name,
+		       unsigned char binding);
+/* Sorts by address, keeping the better of several names of one address. */
+void symbol_table__sort(struct symbol_table *t);
+/* The symbol holding addr (a size-0 symbol reaches to the next), or NULL. */
+struct symbol *symbol_table__find(const struct symbol_table *t, uint64_t addr);
+void symbol_table__release(struct symbol_table *t);
+
+/* The name to show: C++ demangled, a .symtab version suffix ("@@GLIBC_2.17") cut. */
+const char *symbol__name(struct symbol *s);
+
+#endif
