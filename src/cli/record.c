@@ -30,6 +30,7 @@
 #include "../lib/xalloc.h"
 #include "../profile/profile.h"
 #include "../sampler/bpf_sampler.h"
+#include "../sampler/missing_report.h"
 #include "../sampler/sampled_profile.h"
 #include "../sampler/task_events.h"
 #include "../sampler/user_counts.h"
@@ -575,104 +576,6 @@ static int sample_until_done(struct bpf_sampler *s, struct recording *r,
 	return status;
 }
 
-/* --- what is missing ---------------------------------------------------- */
-
-struct missing {
-	const char *what;         /* a frame name "[unknown:...]", or a binary's path */
-	bool unwinding;           /* the walk stopped there (else: frames without names) */
-	uint64_t samples;
-};
-
-static int compare_missing(const void *a, const void *b)
-{
-	const struct missing *x = a, *y = b;
-	return x->samples != y->samples ? (x->samples < y->samples ? 1 : -1) : strcmp(x->what, y->what);
-}
-
-static void missing__add(struct missing **list, size_t *count, size_t *cap, const char *what,
-			 bool unwinding, uint64_t samples)
-{
-	for (size_t i = 0; i < *count; i++)
-		if ((*list)[i].unwinding == unwinding && strcmp((*list)[i].what, what) == 0) {
-			(*list)[i].samples += samples;
-			return;
-		}
-	*list = fk_grow(*list, cap, *count + 1, sizeof(**list));
-	(*list)[(*count)++] = (struct missing){ what, unwinding, samples };
-}
-
-/*
- * One line per binary whose frames could not be named or unwound, with its
- * share of the samples and what would fix it, most samples first. Frames
- * without names are found in the profile ("[unknown:...]", see
- * process_symbols.h); walks that stopped early, from the unwinder.
- */
-static void report_missing(const struct profile *p, const struct user_unwinder *unwinder,
-			   uint64_t total)
-{
-	struct missing *list = NULL;
-	size_t count = 0, cap = 0;
-	const char **seen = NULL;
-	size_t seen_cap = 0;
-
-	for (size_t i = 0; i < profile__size(p); i++) {
-		struct profile_stack stack;
-		size_t seen_count = 0;
-		profile__stack(p, i, &stack);
-		for (uint32_t f = 0; f < stack.depth; f++) {
-			size_t len;
-			const char *name = profile__frame_name(p, stack.frames[f], &len);
-			bool again = false;
-			if (strncmp(name, "[unknown:", 9) != 0)
-				continue;
-			for (size_t k = 0; k < seen_count && !again; k++)
-				again = strcmp(seen[k], name) == 0;
-			if (again)
-				continue;  /* a sample counts once per binary */
-			seen = fk_grow(seen, &seen_cap, seen_count + 1, sizeof(*seen));
-			seen[seen_count++] = name;
-			missing__add(&list, &count, &cap, name, false, stack.values[0].integer);
-		}
-	}
-	const struct unwind_stop *stops = NULL;
-	size_t stop_count = unwinder ? user_unwinder__stops(unwinder, &stops) : 0;
-	for (size_t i = 0; i < stop_count; i++)
-		missing__add(&list, &count, &cap, stops[i].binary, true, stops[i].samples);
-	if (count > 1)
-		qsort(list, count, sizeof(*list), compare_missing);
-	for (size_t i = 0; i < count && i < 10 && total; i++) {
-		const struct missing *m = &list[i];
-		double share = 100.0 * (double)m->samples / (double)total;
-		if (m->unwinding && strcmp(m->what, "[jit]") == 0)
-			fprintf(stderr, "flamekit: %5.1f%% of samples stop in JIT code: run node with "
-				"--perf-basic-prof, Java with -XX:+PreserveFramePointer and a perf map "
-				"agent, Python 3.12+ with -X perf\n", share);
-		else if (m->unwinding && m->what[0] == '[')
-			fprintf(stderr, "flamekit: %5.1f%% of samples have stacks deeper than the 64 KB "
-				"copied: their roots are missing\n", share);
-		else if (m->unwinding)
-			fprintf(stderr, "flamekit: %5.1f%% of samples stop in %s, which has no unwind "
-				"entry there: build it with -fasynchronous-unwind-tables or "
-				"-fno-omit-frame-pointer\n", share, m->what);
-		else if (strcmp(m->what, "[unknown:jit]") == 0)
-			fprintf(stderr, "flamekit: %5.1f%% of samples have JIT frames without names: "
-				"run node with --perf-basic-prof, Java with a perf map agent, Python "
-				"3.12+ with -X perf\n", share);
-		else if (strncmp(m->what, "[unknown:unreadable ", 20) == 0)
-			fprintf(stderr, "flamekit: %5.1f%% of samples have frames in %.*s, which could "
-				"not be read (deleted or replaced before it was opened)\n", share,
-				(int)strlen(m->what) - 21, m->what + 20);
-		else if (strncmp(m->what, "[unknown:no-symbols ", 20) == 0)
-			fprintf(stderr, "flamekit: %5.1f%% of samples have frames in %.*s without "
-				"symbols: install its debug symbols (Debian: the -dbgsym package of the "
-				"one `dpkg -S %.*s` names) or build it unstripped\n", share,
-				(int)strlen(m->what) - 21, m->what + 20, (int)strlen(m->what) - 21,
-				m->what + 20);
-	}
-	free(list);
-	free(seen);
-}
-
 /* --unwind=auto: copied stacks where the kernel can give them (x86-64 user
  * registers through bpf_task_pt_regs(), Linux 5.15, which needs the
  * kernel's BTF), since most binaries of a distribution have no frame
@@ -703,6 +606,7 @@ static int record_run(struct record_options *o)
 	struct bpf_sampler *sampler = NULL;
 	struct recording r = { .options = o };
 	struct profile *profile = NULL;
+	struct missing_report *missing = NULL;
 	struct bpf_sampler_stats stats;
 	uint32_t child_pid;
 	double elapsed = 0;
@@ -761,7 +665,8 @@ static int record_run(struct record_options *o)
 		.annotate = o->annotate,
 		.with_pids = strcmp(o->writer->name, "bcc-report") == 0 && !o->outdir,
 	};
-	profile = sampled_profile__build(&naming, sampler, r.counts, r.processes);
+	missing = missing_report__new();
+	profile = sampled_profile__build(&naming, sampler, r.counts, r.processes, missing);
 	bpf_sampler__free(sampler);  /* the kernel's memory back before writing */
 	sampler = NULL;
 
@@ -788,7 +693,12 @@ static int record_run(struct record_options *o)
 		warning("%" PRIu64 " stacks could not be read or stored and show as [Missed ... "
 			"Stack]; raise --stack-storage-size if the stack map was full",
 			stats.stacks_lost);
-	report_missing(profile, r.unwinder, stats.samples);
+	if (r.unwinder) {
+		const struct unwind_stop *stops;
+		size_t stop_count = user_unwinder__stops(r.unwinder, &stops);
+		missing_report__add_stops(missing, stops, stop_count);
+	}
+	missing_report__print(missing, stderr, stats.samples);
 	if (o->sampler.verbose && r.unwinder) {
 		struct user_unwinder_stats u;
 		user_unwinder__stats(r.unwinder, &u);
@@ -812,6 +722,7 @@ cleanup:
 	free(r.exiting);
 	process_symbols__free(r.processes);
 	profile__free(profile);
+	missing_report__free(missing);
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
 	return status;
 }

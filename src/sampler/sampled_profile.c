@@ -18,7 +18,31 @@ struct build_state {
 	frame_id *frames;           /* one stack's, root first */
 	size_t frames_cap;
 	struct buf name;
+	struct missing_report *report;  /* NULL: none wanted */
+	struct stack_miss *misses;  /* one stack's frames without names, once per binary */
+	size_t miss_count, miss_cap;
 };
+
+struct stack_miss {
+	enum symbol_miss miss;
+	const char *binary;
+};
+
+/* Names a user frame, keeping why it has no name for the report. */
+static const char *user_frame_name(struct build_state *b, uint32_t pid, uint64_t addr,
+				   uint64_t time)
+{
+	struct symbol_lookup found;
+	process_symbols__lookup(b->processes, pid, addr, time, &found);
+	if (found.miss != SYMBOL_FOUND && b->report) {
+		for (size_t i = 0; i < b->miss_count; i++)
+			if (b->misses[i].miss == found.miss && b->misses[i].binary == found.binary)
+				return found.name;
+		b->misses = fk_grow(b->misses, &b->miss_cap, b->miss_count + 1, sizeof(*b->misses));
+		b->misses[b->miss_count++] = (struct stack_miss){ found.miss, found.binary };
+	}
+	return found.name;
+}
 
 static int want_kernel_addresses(const struct sampled_key *key, void *arg)
 {
@@ -65,8 +89,8 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 		for (size_t i = user_depth; user_names && i > 0; i--)
 			push_frame(b, &depth, intern_name(b, user_names[i - 1], NULL));
 		for (uint32_t i = key->user.depth; !user_names && i > 0; i--)
-			push_frame(b, &depth, intern_name(b, process_symbols__name(
-				b->processes, key->pid, key->user.ips[i - 1]), NULL));
+			push_frame(b, &depth, intern_name(b, user_frame_name(
+				b, key->pid, key->user.ips[i - 1], UINT64_MAX), NULL));
 	}
 	if (o->kernel_stacks) {
 		if (o->delimited && user && key->kernel.depth)
@@ -80,6 +104,10 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 	union profile_value value = { .integer = key->count };
 	struct profile_key entry_key = { key->slice, o->with_pids ? key->pid : 0 };
 	profile__add(b->profile, b->frames, depth, &entry_key, &value);
+	for (size_t i = 0; i < b->miss_count; i++)
+		missing_report__add_name(b->report, b->misses[i].miss, b->misses[i].binary,
+					 key->count);
+	b->miss_count = 0;
 	return 0;
 }
 
@@ -110,7 +138,7 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 		}
 		names = fk_grow(names, &names_cap, c->depth + 1, sizeof(*names));
 		for (size_t f = 0; f < c->depth; f++)
-			names[f] = process_symbols__name_at(b->processes, c->pid, c->pcs[f], c->time);
+			names[f] = user_frame_name(b, c->pid, c->pcs[f], c->time);
 		add_named_key(b, &key, names, c->depth);
 	}
 	free(names);
@@ -140,12 +168,14 @@ static char *kernel_symbol_cache_path(void)
 struct profile *sampled_profile__build(const struct sampled_profile_options *options,
 				       struct bpf_sampler *sampler,
 				       const struct user_counts *counts,
-				       struct process_symbols *processes)
+				       struct process_symbols *processes,
+				       struct missing_report *report)
 {
 	struct build_state b = {
 		.options = options,
 		.kernel = kernel_symbols__new(),
 		.processes = processes,
+		.report = report,
 	};
 
 	if (options->kernel_stacks) {
@@ -162,6 +192,7 @@ struct profile *sampled_profile__build(const struct sampled_profile_options *opt
 		add_user_counts(&b, sampler, counts, false);
 	kernel_symbols__free(b.kernel);
 	free(b.frames);
+	free(b.misses);
 	buf__free(&b.name);
 	return b.profile;
 }

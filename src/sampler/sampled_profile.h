@@ -41,6 +41,7 @@
 #include "../profile/profile.h"
 #include "../symbolize/process_symbols.h"
 #include "bpf_sampler.h"
+#include "missing_report.h"
 #include "user_counts.h"
 
 struct sampled_profile_options {
@@ -50,10 +51,13 @@ struct sampled_profile_options {
 	bool with_pids;                   /* one stack per process (the report's "comm (pid)") */
 };
 
-/* A new profile of one integer column (samples), keyed by slice too. */
+/* A new profile of one integer column (samples), keyed by slice too; the
+ * samples with user frames that have no names go into report (NULL: none),
+ * once per binary and cause in each stack. */
 struct profile *sampled_profile__build(const struct sampled_profile_options *options,
 				       struct bpf_sampler *sampler,
 				       const struct user_counts *counts,
-				       struct process_symbols *processes);
+				       struct process_symbols *processes,
+				       struct missing_report *report);
 
 #endif

@@ -425,19 +425,6 @@ void process_symbols__lookup(struct process_symbols *ps, uint32_t pid, uint64_t 
 	lookup_in(ps, p, mapping_at(p, addr, time), addr, out);
 }
 
-const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint64_t addr)
-{
-	return process_symbols__name_at(ps, pid, addr, UINT64_MAX);
-}
-
-const char *process_symbols__name_at(struct process_symbols *ps, uint32_t pid, uint64_t addr,
-				     uint64_t time)
-{
-	struct symbol_lookup found;
-	process_symbols__lookup(ps, pid, addr, time, &found);
-	return found.name;
-}
-
 void process_symbols__see_code(struct process_symbols *ps, uint32_t pid, uint64_t addr,
 			       uint64_t time)
 {

@@ -25,7 +25,8 @@
  *	struct process_symbols *ps = process_symbols__new();
  *	process_symbols__mmap(ps, pid, ...);              // as events come
  *	process_symbols__add(ps, pid);                    // when first sampled
- *	const char *name = process_symbols__name_at(ps, pid, addr, time);
+ *	struct symbol_lookup found;
+ *	process_symbols__lookup(ps, pid, addr, time, &found);  // found.name
  *	process_symbols__free(ps);
  *
  * Names are function names (C++ demangled), or "[unknown]" where nothing
@@ -75,10 +76,6 @@ struct symbol_lookup {
 /* Looks addr up at time (UINT64_MAX: as the process is now, or was last). */
 void process_symbols__lookup(struct process_symbols *ps, uint32_t pid, uint64_t addr,
 			     uint64_t time, struct symbol_lookup *out);
-/* The same, its name only. */
-const char *process_symbols__name_at(struct process_symbols *ps, uint32_t pid, uint64_t addr,
-				     uint64_t time);
-const char *process_symbols__name(struct process_symbols *ps, uint32_t pid, uint64_t addr);
 
 /* A binary as a process mapped it, for an unwinder: addresses in
  * [start, end) (this mapping) are the binary's own addresses plus bias. fd and elf are

@@ -44,7 +44,8 @@ struct cache_entry {
 	size_t read_count;
 	uint64_t *pcs;
 	size_t pc_count;
-	const char *stopped_in;     /* see user_unwinder__stops() */
+	struct unwind_stop stop;    /* see user_unwinder__stops() */
+	bool stopped;
 	bool used;
 };
 
@@ -192,20 +193,20 @@ struct user_unwinder *user_unwinder__new(struct process_symbols *ps)
 	return u;
 }
 
-#define STOPPED_AT_COPY_END "[the 64 KB copied]"
-
-/* Counts a sample whose walk stopped early in `where` (NULL: it did not). */
-static void count_stop(struct user_unwinder *u, const char *where)
+/* Counts a sample whose walk stopped early (stop NULL: it did not). */
+static void count_stop(struct user_unwinder *u, const struct unwind_stop *stop)
 {
-	if (!where)
+	if (!stop)
 		return;
 	for (size_t i = 0; i < u->stop_count; i++)
-		if (u->stops[i].binary == where || strcmp(u->stops[i].binary, where) == 0) {
+		if (u->stops[i].reason == stop->reason &&
+		    (u->stops[i].binary == stop->binary ||
+		     (u->stops[i].binary && stop->binary && strcmp(u->stops[i].binary, stop->binary) == 0))) {
 			u->stops[i].samples++;
 			return;
 		}
 	u->stops = fk_grow(u->stops, &u->stop_cap, u->stop_count + 1, sizeof(*u->stops));
-	u->stops[u->stop_count++] = (struct unwind_stop){ where, 1 };
+	u->stops[u->stop_count++] = (struct unwind_stop){ stop->reason, stop->binary, 1 };
 }
 
 size_t user_unwinder__stops(const struct user_unwinder *u, const struct unwind_stop **stops)
@@ -379,7 +380,7 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 		memcpy(pcs, e->pcs, n * sizeof(*pcs));
 		u->stats.cached++;
 		*stack_end = UINT64_MAX;  /* as it was */
-		count_stop(u, e->stopped_in);
+		count_stop(u, e->stopped ? &e->stop : NULL);
 		return n;
 	}
 
@@ -397,14 +398,17 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 	u->stats.walks++;
 	/* where a walk that did not reach the stack's root (an outermost frame
 	 * whose return address is undefined, as _start's and clone's are) gave up */
-	const char *stopped_in = NULL;
+	struct unwind_stop stop = { UNWIND_STOP_NO_ENTRY, NULL, 0 };
 	struct process_module module;
-	if (walked != 0 && u->pc_count > 0 && u->pc_count < u->pc_max)
-		stopped_in = u->read_failed && in->stack_size >= USER_UNWINDER_MAX_COPY ?
-			STOPPED_AT_COPY_END :
-			process_symbols__module_at(u->ps, in->pid, u->pcs[u->pc_count - 1], in->time,
-						   &module) ? module.path : "[jit]";
-	count_stop(u, stopped_in);
+	bool stopped = walked != 0 && u->pc_count > 0 && u->pc_count < u->pc_max;
+	if (stopped && u->read_failed && in->stack_size >= USER_UNWINDER_MAX_COPY)
+		stop.reason = UNWIND_STOP_COPY_END;
+	else if (stopped && process_symbols__module_at(u->ps, in->pid, u->pcs[u->pc_count - 1],
+						       in->time, &module))
+		stop.binary = module.path;
+	else if (stopped)
+		stop.reason = UNWIND_STOP_JIT;
+	count_stop(u, stopped ? &stop : NULL);
 	/* no module there, or no Dwfl: the pc alone, if it was mapped at all (a
 	 * sample in execve has the old program's registers and the new
 	 * program's address space: no user stack, as perf shows it) */
@@ -432,7 +436,8 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 		if (u->read_count)
 			memcpy(e->reads, u->reads, u->read_count * sizeof(*e->reads));
 		e->read_count = u->read_count;
-		e->stopped_in = stopped_in;
+		e->stop = stop;
+		e->stopped = stopped;
 		e->pcs = fk_malloc((u->pc_count + 1) * sizeof(*e->pcs));
 		if (u->pc_count)
 			memcpy(e->pcs, u->pcs, u->pc_count * sizeof(*e->pcs));

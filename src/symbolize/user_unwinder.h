@@ -51,11 +51,17 @@ struct user_unwinder_stats {
 	uint64_t cached;            /* stacks answered from the cache */
 };
 
-/* Samples whose walk stopped before the stack's root, by where: a binary's
- * path (no unwind entry there), "[jit]" (code outside any binary), or "[the
- * 64 KB copied]" (the stack went on beyond the copy). */
+/* Why a walk stopped before the stack's root. */
+enum unwind_stop_reason {
+	UNWIND_STOP_NO_ENTRY,     /* a binary has no unwind entry for the pc */
+	UNWIND_STOP_JIT,          /* the pc is in code outside any binary */
+	UNWIND_STOP_COPY_END,     /* the stack went on beyond the copy */
+};
+
+/* Samples whose walk stopped early, by why and where. */
 struct unwind_stop {
-	const char *binary;         /* valid as long as the process_symbols */
+	enum unwind_stop_reason reason;
+	const char *binary;         /* UNWIND_STOP_NO_ENTRY's; valid as long as the process_symbols */
 	uint64_t samples;
 };
 

@@ -1,0 +1,144 @@
+#include "missing_report.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/xalloc.h"
+
+/* One line: frames without names (a miss), or walks that stopped (a stop). */
+struct missing {
+	bool is_stop;
+	enum symbol_miss miss;
+	enum unwind_stop_reason stop;
+	char *binary;  /* NULL where the cause has none */
+	uint64_t samples;
+};
+
+struct missing_report {
+	struct missing *items;
+	size_t count, cap;
+};
+
+struct missing_report *missing_report__new(void)
+{
+	return fk_calloc(1, sizeof(struct missing_report));
+}
+
+void missing_report__free(struct missing_report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->count; i++)
+		free(r->items[i].binary);
+	free(r->items);
+	free(r);
+}
+
+static bool same_binary(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static void add(struct missing_report *r, const struct missing *m)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		struct missing *had = &r->items[i];
+		if (had->is_stop == m->is_stop && had->miss == m->miss && had->stop == m->stop &&
+		    same_binary(had->binary, m->binary)) {
+			had->samples += m->samples;
+			return;
+		}
+	}
+	r->items = fk_grow(r->items, &r->cap, r->count + 1, sizeof(*r->items));
+	r->items[r->count] = *m;
+	r->items[r->count++].binary = m->binary ? fk_strdup(m->binary) : NULL;
+}
+
+void missing_report__add_name(struct missing_report *r, enum symbol_miss miss,
+			      const char *binary, uint64_t samples)
+{
+	if (miss == SYMBOL_FOUND || miss == SYMBOL_NOT_MAPPED)
+		return;  /* a guess through garbage, mostly: nothing to install */
+	add(r, &(struct missing){ false, miss, UNWIND_STOP_NO_ENTRY, (char *)binary, samples });
+}
+
+void missing_report__add_stops(struct missing_report *r, const struct unwind_stop *stops,
+			       size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		add(r, &(struct missing){ true, SYMBOL_FOUND, stops[i].reason,
+					  (char *)stops[i].binary, stops[i].samples });
+}
+
+static int most_samples_first(const void *a, const void *b)
+{
+	const struct missing *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	if (!x->binary || !y->binary)
+		return (x->binary == NULL) - (y->binary == NULL);
+	return strcmp(x->binary, y->binary);
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	return slash ? slash + 1 : path ? path : "?";
+}
+
+static void print_one(const struct missing *m, FILE *out, double share)
+{
+	const char *jit_fix = "run node with --perf-basic-prof, Java with -XX:+PreserveFramePointer "
+			      "and a perf map agent, Python 3.12+ with -X perf";
+	if (m->is_stop) {
+		switch (m->stop) {
+		case UNWIND_STOP_JIT:
+			fprintf(out, "flamekit: %5.1f%% of samples stop in JIT code: %s\n", share,
+				jit_fix);
+			return;
+		case UNWIND_STOP_COPY_END:
+			fprintf(out, "flamekit: %5.1f%% of samples have stacks deeper than the 64 KB "
+				"copied: their roots are missing\n", share);
+			return;
+		case UNWIND_STOP_NO_ENTRY:
+			fprintf(out, "flamekit: %5.1f%% of samples stop in %s, which has no unwind "
+				"entry there: build it with -fasynchronous-unwind-tables or "
+				"-fno-omit-frame-pointer\n", share, m->binary ? m->binary : "?");
+			return;
+		}
+		return;
+	}
+	switch (m->miss) {
+	case SYMBOL_NO_JIT_NAME:
+		fprintf(out, "flamekit: %5.1f%% of samples have JIT frames without names: %s\n",
+			share, jit_fix);
+		return;
+	case SYMBOL_UNREADABLE:
+		fprintf(out, "flamekit: %5.1f%% of samples have frames in %s, which could not be "
+			"read (deleted or replaced before it was opened)\n", share,
+			basename_of(m->binary));
+		return;
+	case SYMBOL_NO_SYMBOL:
+		fprintf(out, "flamekit: %5.1f%% of samples have frames in %s without symbols: "
+			"install its debug symbols (Debian: the -dbgsym package of the one "
+			"`dpkg -S %s` names) or build it unstripped\n", share,
+			basename_of(m->binary), m->binary ? m->binary : "?");
+		return;
+	case SYMBOL_FOUND:
+	case SYMBOL_NOT_MAPPED:
+		return;
+	}
+}
+
+void missing_report__print(const struct missing_report *r, FILE *out, uint64_t total)
+{
+	if (!total || r->count == 0)
+		return;
+	struct missing *sorted = fk_malloc(r->count * sizeof(*sorted));
+	memcpy(sorted, r->items, r->count * sizeof(*sorted));
+	qsort(sorted, r->count, sizeof(*sorted), most_samples_first);
+	for (size_t i = 0; i < r->count && i < 10; i++)
+		print_one(&sorted[i], out, 100.0 * (double)sorted[i].samples / (double)total);
+	free(sorted);
+}
