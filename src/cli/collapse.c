@@ -14,8 +14,8 @@
 #include "../lib/input.h"
 #include "../lib/output.h"
 #include "../lib/progress.h"
+#include "../lib/xalloc.h"
 #include "../profile/profile.h"
-#include "../readers/perf.h"
 #include "../readers/reader.h"
 #include "../writers/folded.h"
 #include "cli.h"
@@ -25,47 +25,24 @@ struct collapse_options {
 	struct folded_write_options write;  /* how a personality prints */
 	const char *output;             /* -o FILE, NULL = stdout */
 	bool perl_mode;
-	struct perf_read_options perf;
-	bool used_perf_option;          /* to reject perf options on other formats */
+	/* the reader whose own options were given, and its options struct */
+	const struct reader *optioned;
+	void *reader_options;
 	unsigned jobs;                  /* --jobs */
 	char **files;
 	int file_count;
 };
 
-enum {
-	OPT_PID = 1000, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS, OPT_INLINE,
-	OPT_CONTEXT, OPT_SRCLINE, OPT_EVENT_FILTER, OPT_HELP, OPT_JOBS,
-};
+enum { OPT_HELP = 1000, OPT_JOBS };
 
-/* The options of stackcollapse-perf.pl: one table for both ways in. */
-static const struct option perf_long_options[] = {
-	{ "pid", no_argument, NULL, OPT_PID },
-	{ "tid", no_argument, NULL, OPT_TID },
-	{ "kernel", no_argument, NULL, OPT_KERNEL },
-	{ "jit", no_argument, NULL, OPT_JIT },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "addrs", no_argument, NULL, OPT_ADDRS },
-	{ "inline", no_argument, NULL, OPT_INLINE },
-	{ "context", no_argument, NULL, OPT_CONTEXT },
-	{ "srcline", no_argument, NULL, OPT_SRCLINE },
-	{ "event-filter", required_argument, NULL, OPT_EVENT_FILTER },
+/* The options collapse takes for every format; each reader's own follow
+ * (reader__long_options()). */
+static const struct option own_long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "output", required_argument, NULL, 'o' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static const char perf_options_help[] =
-	"  --pid               name processes comm-PID\n"
-	"  --tid               name processes comm-PID/TID\n"
-	"  --kernel            mark kernel frames with _[k]\n"
-	"  --jit               mark JIT frames (/tmp/perf-PID.map) with _[j]\n"
-	"  --all               --kernel and --jit\n"
-	"  --addrs             show the address of frames without a symbol\n"
-	"  --inline            expand inlined functions from the binaries' DWARF\n"
-	"  --context           with --inline, add file:line to each function\n"
-	"  --srcline           the input is `perf script -F+srcline`: add file:line\n"
-	"  --event-filter=EV   collapse samples of event EV (default: the first seen)\n";
 
 static void collapse_usage(FILE *out)
 {
@@ -83,8 +60,12 @@ static void collapse_usage(FILE *out)
 		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
 		"  -j, --jobs N        threads for one large uncompressed file (default: one\n"
 		"                      per CPU; the output is the same for any N)\n"
-		"  -h, --help          show this help\n\n"
-		"perf options (same as stackcollapse-perf.pl):\n%s\n"
+		"  -h, --help          show this help\n");
+	for (const struct reader *r = readers; r->name; r++)
+		if (r->options)
+			fprintf(out, "\n%s options (same as stackcollapse-%s.pl):\n%s", r->name,
+				r->name, r->options->help);
+	fprintf(out, "\n"
 		"Input that is not in FORMAT is refused with exit status 2 and one line\n"
 		"saying what was expected and what was seen: binary input (a NUL byte, or\n"
 		"many control bytes), or input of which more than two lines in three do\n"
@@ -97,8 +78,7 @@ static void collapse_usage(FILE *out)
 		"  perf script | flamekit collapse perf --all -o out.folded\n"
 		"  flamekit collapse perf --pid capture.txt.gz | grep mysqld\n"
 		"  flamekit collapse out.stacks > out.folded        # any known format\n"
-		"  flamekit collapse folded monday.folded tuesday.folded > both.folded  # summed\n",
-		perf_options_help);
+		"  flamekit collapse folded monday.folded tuesday.folded > both.folded  # summed\n");
 }
 
 /*
@@ -108,17 +88,16 @@ static void collapse_usage(FILE *out)
 struct perl_collapser {
 	const char *name;
 	const char *format;          /* the reader */
-	bool perf_options;           /* takes stackcollapse-perf.pl's options */
 	struct folded_write_options write;
 };
 
 static const struct perl_collapser perl_collapsers[] = {
-	{ "stackcollapse-perf", "perf", true, { 0 } },
-	{ "stackcollapse-stap", "stap", false,
+	{ "stackcollapse-perf", "perf", { 0 } },
+	{ "stackcollapse-stap", "stap",
 	  { .perl_printf = true, .perl_tool = "stackcollapse-stap.pl", .perl_tool_line = 83 } },
-	{ "stackcollapse", "dtrace", false, { 0 } },
-	{ "stackcollapse-bpftrace", "bpftrace", false, { 0 } },
-	{ NULL, NULL, false, { 0 } },
+	{ "stackcollapse", "dtrace", { 0 } },
+	{ "stackcollapse-bpftrace", "bpftrace", { 0 } },
+	{ NULL, NULL, { 0 } },
 };
 
 static void perl_collapser_usage(const struct perl_collapser *pc, FILE *out)
@@ -128,12 +107,12 @@ static void perl_collapser_usage(const struct perl_collapser *pc, FILE *out)
 		"usage: %s %s[FILE...] > out.folded\n\n"
 		"flamekit's drop-in for %s.pl: reads %s\n"
 		"and prints the same folded stacks, byte for byte.\n",
-		pc->name, pc->perf_options ? "[OPTIONS] " : "", pc->name, r->summary);
-	if (pc->perf_options)
+		pc->name, r->options ? "[OPTIONS] " : "", pc->name, r->summary);
+	if (r->options)
 		fprintf(out, "\noptions:\n%s\n"
 			"--pid and --tid need PID and TID in the input, e.g.\n"
 			"  perf script -F comm,pid,tid,cpu,time,event,ip,sym,dso,trace\n",
-			perf_options_help);
+			r->options->help);
 	fprintf(out, "See also: flamekit collapse %s --help\n", pc->format);
 }
 
@@ -148,29 +127,21 @@ static int parse_jobs(struct collapse_options *o, const char *arg)
 	return 0;
 }
 
-/* A perf option (stackcollapse-perf.pl's) or --jobs. Returns 0, or -1 for
- * an option that is neither (or a bad --jobs value, after a message). */
-static int parse_perf_option(struct collapse_options *o, int opt)
+/* An option of a reader's own (code: its val): into that reader's options
+ * struct. Returns 0, or -1 after a message. */
+static int parse_reader_option(struct collapse_options *o, int code, const char *arg)
 {
-	struct perf_read_options *p = &o->perf;
-	if (opt == OPT_JOBS) /* applies to every format */
-		return parse_jobs(o, optarg);
-	switch (opt) {
-	case OPT_PID: p->include_pid = true; break;
-	case OPT_TID: p->include_tid = true; break;
-	case OPT_KERNEL: p->annotate_kernel = true; break;
-	case OPT_JIT: p->annotate_jit = true; break;
-	case OPT_ALL: p->annotate_kernel = p->annotate_jit = true; break;
-	case OPT_ADDRS: p->include_addrs = true; break;
-	case OPT_INLINE: p->show_inline = true; break;
-	case OPT_CONTEXT: p->show_context = true; break;
-	case OPT_SRCLINE: p->srcline = true; break;
-	case OPT_EVENT_FILTER: p->event_filter = optarg; break;
-	default:
+	const struct reader *r = reader__owning_option(code);
+	if (!r)
 		return -1;
+	if (o->optioned && o->optioned != r)
+		return error("%s and %s apply to different formats: give one", o->optioned->options->names,
+			     r->options->names);
+	if (!o->optioned) {
+		o->optioned = r;
+		o->reader_options = fk_calloc(1, r->options->size);
 	}
-	o->used_perf_option = true;
-	return 0;
+	return r->options->parse(o->reader_options, code, arg);
 }
 
 static int collapse_run(struct collapse_options *o)
@@ -190,14 +161,15 @@ static int collapse_run(struct collapse_options *o)
 		o->reader = reader__choose(inputs, n, o->reader, NULL);
 		if (!o->reader)
 			goto cleanup;
-		if (guessed && o->used_perf_option && strcmp(o->reader->name, "perf") != 0) {
-			error("%s looks like %s output, but --pid, --tid, --kernel, ... apply to perf "
-			      "script text only", input__name(inputs[0]), o->reader->name);
+		if (guessed && o->optioned && o->reader != o->optioned) {
+			error("%s looks like %s output, but %s apply to %s only",
+			      input__name(inputs[0]), o->reader->name, o->optioned->options->names,
+			      o->optioned->options->input);
 			goto cleanup;
 		}
 	}
-	if (strcmp(o->reader->name, "perf") == 0)
-		ctx.options = &o->perf;
+	if (o->reader == o->optioned)
+		ctx.options = o->reader_options;
 	profile = profile__new(1, PROFILE_INTEGER);
 	int read_status = o->reader->read(&ctx, inputs, n, profile);
 	input_set__done_reading(&set);
@@ -216,7 +188,8 @@ static int collapse_run(struct collapse_options *o)
 	o->write.input_lines = 0;
 	for (size_t i = 0; i < n; i++)
 		o->write.input_lines += input__line_number(inputs[i]);
-	if (folded_writer__write(profile, output__stream(out), &o->write) < 0) {
+	const struct writer_options write = { .format = &o->write };
+	if (writer__find("folded")->write(profile, output__stream(out), &write) < 0) {
 		output__abort(out);
 		goto cleanup;
 	}
@@ -225,6 +198,7 @@ cleanup:
 	input_set__close(&set);
 	profile__free(profile);
 	read_context__release(&ctx);
+	free(o->reader_options);
 	return status;
 }
 
@@ -254,30 +228,34 @@ int cmd_collapse(int argc, char **argv)
 	/* else no FORMAT: guessed from the first input's content */
 	optind = 0;
 	opterr = 1;
-	int opt;
-	while ((opt = getopt_long(argc, argv, "ho:j:", perf_long_options, NULL)) != -1) {
-		if (opt == 'j')
-			opt = OPT_JOBS;
+	int opt, status = -1;
+	struct option *long_options = reader__long_options(own_long_options, NULL);
+	while ((opt = getopt_long(argc, argv, "ho:j:", long_options, NULL)) != -1) {
 		if (opt == 'h' || opt == OPT_HELP) {
 			collapse_usage(stdout);
-			return 0;
+			status = 0;
+			break;
 		}
-		if (opt == 'o') {
+		if (opt == 'o')
 			o.output = optarg;
-			continue;
-		}
-		if (opt == '?' || parse_perf_option(&o, opt) < 0) {
+		else if (opt == '?' || (opt == 'j' || opt == OPT_JOBS ? parse_jobs(&o, optarg)
+					: parse_reader_option(&o, opt, optarg)) < 0)
+			break;
+	}
+	free(long_options);
+	if (status == 0 || opt != -1) {
+		free(o.reader_options);
+		if (status != 0)
 			fprintf(stderr, "flamekit: see `flamekit collapse --help`\n");
-			return EXIT_BAD_INPUT;
-		}
+		return status == 0 ? 0 : EXIT_BAD_INPUT;
 	}
-	if (o.used_perf_option && o.reader && strcmp(o.reader->name, "perf") != 0) {
-		error("--pid, --tid, --kernel, ... apply to the perf format only, not '%s'",
-		      o.reader->name);
-		return EXIT_BAD_INPUT;
-	}
-	if (o.perf.show_context && !o.perf.show_inline) {
-		error("--context adds source lines to --inline frames; add --inline");
+	if ((o.optioned && o.reader && o.reader != o.optioned) ||
+	    (o.optioned && o.optioned->options->check &&
+	     o.optioned->options->check(o.reader_options) < 0)) {
+		if (o.reader != o.optioned && o.reader)
+			error("%s apply to the %s format only, not '%s'", o.optioned->options->names,
+			      o.optioned->name, o.reader->name);
+		free(o.reader_options);
 		return EXIT_BAD_INPUT;
 	}
 	o.files = argv + optind;
@@ -300,7 +278,7 @@ int cmd_perl_collapser(int argc, char **argv)
 
 	struct collapse_options o = { .perl_mode = true, .reader = reader__find(pc->format),
 				      .write = pc->write };
-	if (!pc->perf_options) {
+	if (!o.reader->options) {
 		/* These Perl tools take no options: every argument is a file. */
 		if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 			perl_collapser_usage(pc, stdout);
@@ -312,18 +290,26 @@ int cmd_perl_collapser(int argc, char **argv)
 	}
 	optind = 0;
 	opterr = 1;
-	int opt;
+	int opt, status = -1;
+	struct option *long_options = reader__long_options(own_long_options, o.reader);
 	/* Perl's Getopt::Long takes -pid as well as --pid, and lets options
 	 * follow file names: getopt_long_only with permutation does both. */
-	while ((opt = getopt_long_only(argc, argv, "", perf_long_options, NULL)) != -1) {
+	while ((opt = getopt_long_only(argc, argv, "", long_options, NULL)) != -1) {
 		if (opt == OPT_HELP) {
 			perl_collapser_usage(pc, stdout);
-			return 0;
+			status = 0;
+			break;
 		}
-		if (opt == '?' || opt == 'o' || parse_perf_option(&o, opt) < 0) {
+		if (opt == '?' || opt == 'o' ||
+		    (opt == OPT_JOBS ? parse_jobs(&o, optarg) : parse_reader_option(&o, opt, optarg)) < 0)
+			break;
+	}
+	free(long_options);
+	if (status == 0 || opt != -1) {
+		if (status != 0)
 			perl_collapser_usage(pc, stderr);
-			return EXIT_BAD_INPUT;
-		}
+		free(o.reader_options);
+		return status == 0 ? 0 : EXIT_BAD_INPUT;
 	}
 	o.files = argv + optind;
 	o.file_count = argc - optind;

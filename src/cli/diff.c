@@ -131,17 +131,15 @@ static int diff_run(struct diff_options *o)
 	diff = profile__difference(before, after, &o->difference);
 	if (output__open(&out, o->output) < 0)
 		goto cleanup;
-	if (o->svg) {
-		struct svg_result result;
-		o->graph.differential = true;
-		if (svg_writer__write_graph(diff, output__stream(out), &o->graph, &result) != 0) {
-			output__abort(out);
-			if (result.total == 0)
-				error("no counts in %s: nothing to draw", o->after);
-			goto cleanup;
-		}
-	} else if (folded_writer__write(diff, output__stream(out), NULL) < 0) {
+	struct svg_result result = { 0 };
+	o->graph.differential = true;
+	o->graph.result = &result;
+	const struct writer_options write = { .format = o->svg ? &o->graph : NULL };
+	const struct writer *w = writer__find(o->svg ? "svg" : "folded");
+	if (w->write(diff, output__stream(out), &write) != 0) {
 		output__abort(out);
+		if (o->svg && result.total == 0)
+			error("no counts in %s: nothing to draw", o->after);
 		goto cleanup;
 	}
 	status = output__commit(out) < 0 ? 1 : 0;

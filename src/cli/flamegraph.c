@@ -228,7 +228,9 @@ static struct profile *read_profile(struct flamegraph_options *o, struct input *
 {
 	/* flamekit also draws what `collapse` reads; what is nothing known is
 	 * read as folded text, whose reader says which lines it could not use */
-	const struct reader *reader = reader__find("folded");
+	/* folded stacks are flamegraph's own input; any other format is
+	 * collapsed on the way (without folded's options: --reverse ...) */
+	const struct reader *folded_reader = reader__find("folded"), *reader = folded_reader;
 	if (!o->perl_mode) {
 		reader = reader__choose(inputs, n, NULL, reader);
 		if (!reader)
@@ -240,7 +242,7 @@ static struct profile *read_profile(struct flamegraph_options *o, struct input *
 		.reverse = o->reverse,
 		.result = &folded_result,
 	};
-	bool is_folded = strcmp(reader->name, "folded") == 0;
+	bool is_folded = reader == folded_reader;
 	struct read_context ctx = { .perl_mode = o->perl_mode };
 	struct profile *profile;
 	if (is_folded) {
@@ -305,8 +307,10 @@ static int flamegraph_run(struct flamegraph_options *o)
 
 	if (output__open(&out, o->output) < 0)
 		goto cleanup;
-	struct svg_result result;
-	int written = svg_writer__write_graph(profile, output__stream(out), &o->svg, &result);
+	struct svg_result result = { 0 };
+	o->svg.result = &result;
+	const struct writer_options write = { .format = &o->svg };
+	int written = writer__find("svg")->write(profile, output__stream(out), &write);
 	if (written < 0) {
 		output__abort(out);
 		goto cleanup;

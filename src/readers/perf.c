@@ -6,6 +6,8 @@
  */
 #include "perf.h"
 
+#include <getopt.h>
+
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -791,3 +793,72 @@ int perf_reader__read(struct read_context *ctx, struct input *const *inputs, siz
 	perf_state_release(&st);
 	return err;
 }
+
+/* --- options --------------------------------------------------------------- */
+
+enum {
+	OPT_PID = READER_OPTION_FIRST, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS,
+	OPT_INLINE, OPT_CONTEXT, OPT_SRCLINE, OPT_EVENT_FILTER,
+};
+
+static const struct option perf_long_options[] = {
+	{ "pid", no_argument, NULL, OPT_PID },
+	{ "tid", no_argument, NULL, OPT_TID },
+	{ "kernel", no_argument, NULL, OPT_KERNEL },
+	{ "jit", no_argument, NULL, OPT_JIT },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "addrs", no_argument, NULL, OPT_ADDRS },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "context", no_argument, NULL, OPT_CONTEXT },
+	{ "srcline", no_argument, NULL, OPT_SRCLINE },
+	{ "event-filter", required_argument, NULL, OPT_EVENT_FILTER },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_perf_option(void *options, int code, const char *arg)
+{
+	struct perf_read_options *p = options;
+	switch (code) {
+	case OPT_PID: p->include_pid = true; break;
+	case OPT_TID: p->include_tid = true; break;
+	case OPT_KERNEL: p->annotate_kernel = true; break;
+	case OPT_JIT: p->annotate_jit = true; break;
+	case OPT_ALL: p->annotate_kernel = p->annotate_jit = true; break;
+	case OPT_ADDRS: p->include_addrs = true; break;
+	case OPT_INLINE: p->show_inline = true; break;
+	case OPT_CONTEXT: p->show_context = true; break;
+	case OPT_SRCLINE: p->srcline = true; break;
+	case OPT_EVENT_FILTER: p->event_filter = arg; break;
+	default:
+		return error("unknown perf option %d", code);
+	}
+	return 0;
+}
+
+static int check_perf_options(const void *options)
+{
+	const struct perf_read_options *p = options;
+	if (p->show_context && !p->show_inline)
+		return error("--context adds source lines to --inline frames; add --inline");
+	return 0;
+}
+
+const struct reader_options perf_reader_options = {
+	.long_options = perf_long_options,
+	.help =
+		"  --pid               name processes comm-PID\n"
+		"  --tid               name processes comm-PID/TID\n"
+		"  --kernel            mark kernel frames with _[k]\n"
+		"  --jit               mark JIT frames (/tmp/perf-PID.map) with _[j]\n"
+		"  --all               --kernel and --jit\n"
+		"  --addrs             show the address of frames without a symbol\n"
+		"  --inline            expand inlined functions from the binaries' DWARF\n"
+		"  --context           with --inline, add file:line to each function\n"
+		"  --srcline           the input is `perf script -F+srcline`: add file:line\n"
+		"  --event-filter=EV   collapse samples of event EV (default: the first seen)\n",
+	.names = "--pid, --tid, --kernel, ...",
+	.input = "perf script text",
+	.size = sizeof(struct perf_read_options),
+	.parse = parse_perf_option,
+	.check = check_perf_options,
+};

@@ -24,6 +24,9 @@ struct perf_read_options {
 	const char *event_filter; /* NULL or "": the first event type seen */
 };
 
+/* stackcollapse-perf.pl's options, into a struct perf_read_options. */
+extern const struct reader_options perf_reader_options;
+
 int perf_reader__probe(const char *head, size_t len);
 int perf_reader__read(struct read_context *ctx, struct input *const *inputs,
 		      size_t count, struct profile *profile);

@@ -27,6 +27,7 @@
 #ifndef FLAMEKIT_READER_H
 #define FLAMEKIT_READER_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,12 +67,35 @@ struct read_context {
 #define PROBE_BYTES (64u << 10)
 #define PROBE_MINIMUM 50
 
+/*
+ * A reader's own command-line options (collapse's and its personality's).
+ * The command passes each option it does not take itself to the reader
+ * whose table lists it, into a zeroed struct of `size` bytes (the reader's
+ * options struct, defaults all zero), and gives the chosen reader that
+ * struct in read_context.options.
+ */
+struct reader_options {
+	const struct option *long_options;  /* getopt_long rows, vals >= READER_OPTION_FIRST;
+					     * a zero row last */
+	const char *help;                   /* one usage line per option */
+	const char *names;                  /* for messages: "--pid, --tid, --kernel, ..." */
+	const char *input;                  /* for messages: what they apply to */
+	size_t size;
+	/* Sets the option whose val is code; 0, or -1 after a message. */
+	int (*parse)(void *options, int code, const char *arg);
+	/* After all options: a conflict between them; 0, or -1 after a message. */
+	int (*check)(const void *options);
+};
+
+#define READER_OPTION_FIRST 2000
+
 struct reader {
 	const char *name;
 	const char *summary;
 	int (*probe)(const char *head, size_t len);
 	int (*read)(struct read_context *ctx, struct input *const *inputs, size_t count,
 		    struct profile *profile);
+	const struct reader_options *options;  /* NULL: none */
 };
 
 /* Records a line of `in` that could not be parsed, the last one it returned;
@@ -108,6 +132,11 @@ void read_context__release(struct read_context *ctx);
 int reader__check_text(struct input *in, const char *expected);
 
 const struct reader *reader__find(const char *name);
+/* The reader whose options list code, or NULL. */
+const struct reader *reader__owning_option(int code);
+/* A getopt_long table: the command's own rows (a zero row last), then the
+ * options of `only` (NULL: of every reader). Caller frees. */
+struct option *reader__long_options(const struct option *own, const struct reader *only);
 /*
  * The reader for a command's inputs, each checked with reader__check_text():
  * `named`, or else the one the first input's content fits, or else

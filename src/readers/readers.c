@@ -17,19 +17,19 @@
 
 const struct reader readers[] = {
 	{ "perf", "perf script text (perf record -g; perf script)",
-	  perf_reader__probe, perf_reader__read },
+	  perf_reader__probe, perf_reader__read, &perf_reader_options },
 	{ "perf-folded", "perf report -g folded output",
-	  perf_folded_reader__probe, perf_folded_reader__read },
+	  perf_folded_reader__probe, perf_folded_reader__read, NULL },
 	{ "stap", "SystemTap print_backtrace()/print_ubacktrace() aggregations",
-	  stap_reader__probe, stap_reader__read },
-	{ "dtrace", "DTrace ustack()/stack() aggregations", dtrace_reader__probe, dtrace_reader__read },
+	  stap_reader__probe, stap_reader__read, NULL },
+	{ "dtrace", "DTrace ustack()/stack() aggregations", dtrace_reader__probe, dtrace_reader__read, NULL },
 	{ "bpftrace", "bpftrace maps keyed by kstack, ustack and comm",
-	  bpftrace_reader__probe, bpftrace_reader__read },
+	  bpftrace_reader__probe, bpftrace_reader__read, NULL },
 	{ "bcc", "bcc profile's report (stacks leaf first, \"- comm (pid)\", count)",
-	  bcc_reader__probe, bcc_reader__read },
+	  bcc_reader__probe, bcc_reader__read, NULL },
 	{ "folded", "folded stacks (frame;frame;... COUNT)",
-	  folded_reader__probe, folded_reader__read },
-	{ NULL, NULL, NULL, NULL },
+	  folded_reader__probe, folded_reader__read, NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 
 const struct reader *reader__find(const char *name)
@@ -38,6 +38,43 @@ const struct reader *reader__find(const char *name)
 		if (strcmp(r->name, name) == 0)
 			return r;
 	return NULL;
+}
+
+const struct reader *reader__owning_option(int code)
+{
+	for (const struct reader *r = readers; r->name; r++)
+		for (const struct option *o = r->options ? r->options->long_options : NULL;
+		     o && o->name; o++)
+			if (o->val == code)
+				return r;
+	return NULL;
+}
+
+static size_t count_rows(const struct option *rows)
+{
+	size_t n = 0;
+	while (rows && rows[n].name)
+		n++;
+	return n;
+}
+
+struct option *reader__long_options(const struct option *own, const struct reader *only)
+{
+	size_t n = count_rows(own);
+	for (const struct reader *r = readers; r->name; r++)
+		if ((!only || r == only) && r->options)
+			n += count_rows(r->options->long_options);
+	struct option *table = fk_calloc(n + 1, sizeof(*table));
+	size_t at = count_rows(own);
+	memcpy(table, own, at * sizeof(*table));
+	for (const struct reader *r = readers; r->name; r++) {
+		if ((only && r != only) || !r->options)
+			continue;
+		size_t rows = count_rows(r->options->long_options);
+		memcpy(table + at, r->options->long_options, rows * sizeof(*table));
+		at += rows;
+	}
+	return table;
 }
 
 /* The surest reader for the input's first bytes, NULL if none is sure

@@ -40,7 +40,8 @@ static void put_frame(const struct profile *p, frame_id id, FILE *out)
 	fputc('\n', out);
 }
 
-int bcc_report_writer__write(const struct profile *p, FILE *out, const void *options)
+int bcc_report_writer__write(const struct profile *p, FILE *out,
+			     const struct writer_options *options)
 {
 	(void)options;
 	size_t n = profile__size(p);

@@ -11,7 +11,9 @@
 #include <stdio.h>
 
 #include "../profile/profile.h"
+#include "writer.h"
 
-int bcc_report_writer__write(const struct profile *profile, FILE *out, const void *options);
+int bcc_report_writer__write(const struct profile *profile, FILE *out,
+			     const struct writer_options *options);
 
 #endif

@@ -47,9 +47,10 @@ static void apply_perl_printf(struct buf *b, size_t start, struct buf *scratch,
 	}
 }
 
-int folded_writer__write(const struct profile *profile, FILE *out, const void *options)
+int folded_writer__write(const struct profile *profile, FILE *out,
+			 const struct writer_options *options)
 {
-	const struct folded_write_options *o = options;
+	const struct folded_write_options *o = options ? options->format : NULL;
 	struct buf scratch = BUF_INIT, warnings = BUF_INIT;
 	size_t *order = profile__sorted(profile);
 	const unsigned columns = profile__columns(profile);

@@ -17,6 +17,7 @@ struct folded_write_options {
 /* "frame;frame;... COUNT\n" per stack, in byte order of the lines, as
  * stackcollapse-perf.pl prints them (in the order added, for a profile that
  * keeps its order: stackcollapse-bpftrace.pl's map order). */
-int folded_writer__write(const struct profile *profile, FILE *out, const void *options);
+int folded_writer__write(const struct profile *profile, FILE *out,
+			 const struct writer_options *options);
 
 #endif

@@ -550,14 +550,18 @@ done:
 	return status;
 }
 
-int svg_writer__write(const struct profile *profile, FILE *out, const void *options)
+int svg_writer__write(const struct profile *profile, FILE *out,
+		      const struct writer_options *options)
 {
-	struct svg_options defaults;
-	if (!options) {
-		svg_options__init(&defaults);
-		options = &defaults;
-	}
-	struct svg_result result;
-	int status = svg_writer__write_graph(profile, out, options, &result);
-	return status < 0 ? -1 : 0;
+	struct svg_options o;
+	struct svg_result unwanted;
+	if (options && options->format)
+		o = *(const struct svg_options *)options->format;
+	else
+		svg_options__init(&o);
+	if (options && options->title)
+		o.title = options->title;
+	if (options && options->count_name)
+		o.count_name = options->count_name;
+	return svg_writer__write_graph(profile, out, &o, o.result ? o.result : &unwanted);
 }

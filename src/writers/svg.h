@@ -22,9 +22,12 @@
 
 #include "../profile/profile.h"
 #include "svg_colors.h"
+#include "writer.h"
 
 /* flamegraph.pl --nameattr: extra attributes per frame name (svg_name_attributes.h). */
 struct svg_name_attributes;
+
+struct svg_result;
 
 struct svg_options {
 	const char *title;          /* NULL: "Flame Graph", "Icicle Graph" or "Flame Chart" */
@@ -52,6 +55,7 @@ struct svg_options {
 	double factor;              /* counts shown are multiplied by this */
 	const char *encoding;       /* XML declaration's encoding, NULL none */
 	const char *error_text;     /* the empty graph's message */
+	struct svg_result *result;  /* svg_writer__write() reports here; NULL: nowhere */
 };
 
 /* The defaults of flamegraph.pl. */
@@ -72,7 +76,10 @@ struct svg_result {
 int svg_writer__write_graph(const struct profile *profile, FILE *out,
 			    const struct svg_options *options, struct svg_result *result);
 
-/* The writers[] entry: options NULL means the defaults. */
-int svg_writer__write(const struct profile *profile, FILE *out, const void *options);
+/* The writers[] entry: options->format a struct svg_options (NULL: the
+ * defaults), its title and count name replaced by options' where set; what
+ * it drew goes to svg_options.result, when set. Returns as above. */
+int svg_writer__write(const struct profile *profile, FILE *out,
+		      const struct writer_options *options);
 
 #endif

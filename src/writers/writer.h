@@ -11,10 +11,21 @@
 
 #include "../profile/profile.h"
 
+/* What every writer is given: the labels writers share (each shows them
+ * where its format has a place for them) and the writer's own options. */
+struct writer_options {
+	const char *title;       /* NULL: the writer's default ("Flame Graph") */
+	const char *count_name;  /* what the values are called; NULL: the profile's unit */
+	const void *format;      /* the writer's own options struct; NULL: its defaults */
+};
+
 struct writer {
 	const char *name;
 	const char *summary;
-	int (*write)(const struct profile *profile, FILE *out, const void *options);
+	/* Returns 0; 1 when the profile had nothing to write and the writer
+	 * wrote what says so (the SVG's "ERROR: No valid input provided");
+	 * -1 after an error message. options NULL: all defaults. */
+	int (*write)(const struct profile *profile, FILE *out, const struct writer_options *options);
 	/* The endings of the file names that ask for this writer (NULL after
 	 * the last); one ending in ".gz" is compressed by lib/output. */
 	const char *const *endings;
@@ -24,14 +35,14 @@ const struct writer *writer__find(const char *name);
 /* The writer whose ending path has, or NULL. */
 const struct writer *writer__for_path(const char *path);
 /*
- * Writes p with w (options as w takes them; NULL: its defaults) to path
+ * Writes p with w (options NULL: its defaults) to path
  * (NULL or "-": standard output) by lib/output's rules, compressed when the
  * name ends in ".gz" (output__open_by_name()). Returns 0, or -1 after an
  * error message; a failure leaves no half-written file where a whole one
  * could have been put.
  */
-int writer__write_file(const struct writer *w, const struct profile *p, const void *options,
-		       const char *path);
+int writer__write_file(const struct writer *w, const struct profile *p,
+		       const struct writer_options *options, const char *path);
 extern const struct writer writers[];
 
 #endif

@@ -37,8 +37,8 @@ const struct writer *writer__for_path(const char *path)
 	return NULL;
 }
 
-int writer__write_file(const struct writer *w, const struct profile *p, const void *options,
-		       const char *path)
+int writer__write_file(const struct writer *w, const struct profile *p,
+		       const struct writer_options *options, const char *path)
 {
 	struct output *out;
 

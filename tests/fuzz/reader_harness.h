@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct folded_write_options write = { .perl_printf = size > 0 && (data[0] & 4),
 					      .perl_tool = "fuzz", .perl_tool_line = 1 };
 	if (FUZZ_READER(&ctx, &in, 1, p) == 0)
-		folded_writer__write(p, sink, &write);
+		folded_writer__write(p, sink, &(struct writer_options){ .format = &write });
 	read_context__release(&ctx);
 	profile__free(p);
 	input__close(in);
