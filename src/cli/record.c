@@ -5,10 +5,10 @@
  * --outdir and `-- COMMAND`.
  *
  * This file holds the options and the order of things; the parts are
- * sampler/workload.h (the command started for `--`), sampler/bpf_sampler.h
- * and sampler/task_events.h (sampling), sampler/sampled_profile.h (the
- * counted keys named, as a profile), writers/writer.h (the writer a file
- * name asks for, written by lib/output's rules) and writers/outdir.h.
+ * sampler/workload.h (the command started for `--`), sampler/recording.h
+ * (sampling, until done), sampler/sampled_profile.h (the counted keys
+ * named, as a profile), writers/writer.h (the writer a file name asks for,
+ * written by lib/output's rules) and writers/outdir.h.
  */
 #include "cli.h"
 
@@ -31,11 +31,9 @@
 #include "../profile/profile.h"
 #include "../sampler/bpf_sampler.h"
 #include "../sampler/missing_report.h"
+#include "../sampler/recording.h"
 #include "../sampler/sampled_profile.h"
-#include "../sampler/task_events.h"
-#include "../sampler/user_counts.h"
 #include "../sampler/workload.h"
-#include "../symbolize/process_symbols.h"
 #include "../symbolize/user_unwinder.h"
 #include "../writers/outdir.h"
 #include "../writers/writer.h"
@@ -385,197 +383,6 @@ static void print_header(const struct record_options *o)
 	buf__free(&what);
 }
 
-static double seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
-}
-
-/* What is learnt while sampling. */
-struct recording {
-	const struct record_options *options;
-	struct process_symbols *processes;
-	struct task_events *events;
-	uint64_t events_read_at;            /* CLOCK_MONOTONIC ns of the last read */
-	struct user_unwinder *unwinder;     /* --unwind=dwarf */
-	struct user_counts *counts;
-	struct bpf_sampler *sampler;
-	uint32_t *exited, *exiting;         /* pids whose Dwfl goes after the next poll */
-	size_t exited_count, exited_cap, exiting_count, exiting_cap;
-	uint64_t *pcs;                      /* one sample's frames */
-	uint64_t copied_samples, copied_bytes;
-};
-
-#define RECORDING_MAX_FRAMES 1024
-
-static void on_new_pid(uint32_t pid, void *arg)
-{
-	struct recording *r = arg;
-	process_symbols__add(r->processes, pid);
-}
-
-/* Mapping history: what each process mapped and when (process_symbols.h). */
-static void on_task_mmap(const struct task_mmap *m, void *arg)
-{
-	struct recording *r = arg;
-	process_symbols__mmap(r->processes, m->pid, m->start, m->len, m->pgoff, m->dev, m->inode,
-			      m->path, m->time);
-}
-
-static void on_task_exec(uint32_t pid, const char *comm, uint64_t time, void *arg)
-{
-	struct recording *r = arg;
-	(void)comm;
-	process_symbols__exec(r->processes, pid, time);
-}
-
-static void on_task_fork(uint32_t pid, uint32_t parent_pid, uint64_t time, void *arg)
-{
-	struct recording *r = arg;
-	process_symbols__fork(r->processes, pid, parent_pid, time);
-}
-
-static void on_task_exit(uint32_t pid, uint64_t time, void *arg)
-{
-	struct recording *r = arg;
-	(void)time;
-	if (!r->unwinder)
-		return;
-	r->exiting = fk_grow(r->exiting, &r->exiting_cap, r->exiting_count + 1,
-			     sizeof(*r->exiting));
-	r->exiting[r->exiting_count++] = pid;
-}
-
-static const struct task_events_callbacks task_callbacks = {
-	.mmap = on_task_mmap,
-	.exec = on_task_exec,
-	.fork = on_task_fork,
-	.exit = on_task_exit,
-};
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
-
-static void read_task_events(struct recording *r)
-{
-	if (!r->events)
-		return;
-	r->events_read_at = monotonic_ns();
-	task_events__read(r->events, &task_callbacks, r);
-}
-
-static void on_copied_sample(const struct copied_sample *sample, void *arg)
-{
-	struct recording *r = arg;
-
-	r->copied_samples++;
-	r->copied_bytes += sample->stack_size;
-	/* every mmap before the sample is in the event rings by now */
-	if (sample->time >= r->events_read_at)
-		read_task_events(r);
-	struct unwind_input in = {
-		.pid = sample->pid,
-		.tid = sample->tid,
-		.time = sample->time,
-		.regs = sample->regs,
-		.stack = sample->stack,
-		.stack_size = sample->stack_size,
-	};
-	struct user_count key = {
-		.pid = sample->pid,
-		.tid = r->options->sampler.per_thread ? sample->tid : 0,
-		.slice = sample->slice,
-		.kernel_stack = sample->kernel_stack,
-		.pcs = r->pcs,
-		.time = sample->time,
-	};
-	memcpy(key.comm, sample->comm, sizeof(key.comm));
-	uint64_t stack_end;
-	key.depth = user_unwinder__unwind(r->unwinder, &in, r->pcs, RECORDING_MAX_FRAMES,
-					  &stack_end);
-	if (stack_end != UINT64_MAX)
-		bpf_sampler__set_stack_end(r->sampler, sample->tid, stack_end);
-	user_counts__add(r->counts, &key);
-}
-
-/* Dwfls of processes that exited before the previous poll: their samples are in. */
-static void forget_exited(struct recording *r)
-{
-	for (size_t i = 0; i < r->exited_count; i++)
-		user_unwinder__forget(r->unwinder, r->exited[i]);
-	uint32_t *swap = r->exited;
-	size_t swap_cap = r->exited_cap;
-	r->exited = r->exiting;
-	r->exited_cap = r->exiting_cap;
-	r->exited_count = r->exiting_count;
-	r->exiting = swap;
-	r->exiting_cap = swap_cap;
-	r->exiting_count = 0;
-}
-
-static const struct bpf_sampler_callbacks sampler_callbacks = {
-	.new_pid = on_new_pid,
-	.sample = on_copied_sample,
-};
-
-/* Samples until the duration ends, the command exits, or a signal comes. */
-static int sample_until_done(struct bpf_sampler *s, struct recording *r,
-			     const struct record_options *o, struct workload *workload,
-			     const sigset_t *stop_signals, double *elapsed)
-{
-	struct timespec start;
-	bool tty = isatty(STDERR_FILENO);
-	double next_progress = 1.0;
-	int status = 0;
-
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (;;) {
-		double now = seconds_since(&start), wait = 0.1;
-		if (o->duration > 0 && now >= o->duration)
-			break;
-		if (o->duration > 0 && o->duration - now < wait)
-			wait = o->duration - now;
-		/* copied stacks wake us as the ring fills; else wait for a signal */
-		struct timespec timeout = { 0, r->unwinder ? 0 : (long)(wait * 1e9) };
-		if (r->unwinder) {
-			read_task_events(r);
-			if (bpf_sampler__poll(s, &sampler_callbacks, r, (int)(wait * 1000) + 1) < 0) {
-				status = -1;
-				break;
-			}
-			forget_exited(r);
-		}
-		int sig = sigtimedwait(stop_signals, NULL, &timeout);
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
-			break;
-		if (workload && workload__exited(workload))
-			break;
-		/* mappings first: a new pid's first sample opens its binaries */
-		read_task_events(r);
-		if (bpf_sampler__poll(s, &sampler_callbacks, r, 0) < 0) {
-			status = -1;
-			break;
-		}
-		now = seconds_since(&start);
-		if (tty && now >= next_progress) {
-			struct bpf_sampler_stats stats;
-			if (bpf_sampler__stats(s, &stats) == 0)
-				fprintf(stderr, "\rflamekit: recording %.0f s, %" PRIu64 " samples\033[K",
-					now, stats.samples);
-			next_progress = now + 1.0;
-		}
-	}
-	if (tty && next_progress > 1.0)
-		fputs("\r\033[K", stderr);
-	*elapsed = seconds_since(&start);
-	return status;
-}
-
 /* --unwind=auto: copied stacks where the kernel can give them (x86-64 user
  * registers through bpf_task_pt_regs(), Linux 5.15, which needs the
  * kernel's BTF), since most binaries of a distribution have no frame
@@ -603,13 +410,10 @@ static int record_run(struct record_options *o)
 {
 	sigset_t stop_signals, original_mask;
 	struct workload *workload = NULL;
-	struct bpf_sampler *sampler = NULL;
-	struct recording r = { .options = o };
+	struct recording *recording = NULL;
 	struct profile *profile = NULL;
 	struct missing_report *missing = NULL;
-	struct bpf_sampler_stats stats;
 	uint32_t child_pid;
-	double elapsed = 0;
 	time_t started = time(NULL);
 	int status = EXIT_BAD_INPUT;
 
@@ -623,8 +427,6 @@ static int record_run(struct record_options *o)
 	sigaddset(&stop_signals, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &stop_signals, &original_mask);
 
-	r.processes = process_symbols__new();
-	process_symbols__annotate_jit(r.processes, o->annotate);
 	if (o->command) {
 		if (workload__start(&workload, o->command, &original_mask) < 0)
 			goto cleanup;
@@ -634,29 +436,16 @@ static int record_run(struct record_options *o)
 		o->sampler.follow_children = true;
 	}
 	o->sampler.copy_user_stacks = o->sampler.user_stacks && choose_dwarf(o);
-	o->sampler.notify_new_pids = o->sampler.user_stacks && !o->sampler.copy_user_stacks;
-	if (o->sampler.copy_user_stacks) {
-		r.unwinder = user_unwinder__new(r.processes);
-		r.counts = user_counts__new();
-		r.pcs = fk_calloc(RECORDING_MAX_FRAMES, sizeof(*r.pcs));
-	}
-	/* mapping history from before the first sample on */
-	if (bpf_sampler__open(&o->sampler, &sampler) < 0 ||
-	    (o->sampler.user_stacks && task_events__open(&r.events) < 0) ||
-	    bpf_sampler__attach(sampler) < 0)
+	if (recording__new(&o->sampler, o->annotate, &recording) < 0)
 		goto cleanup;
-	r.sampler = sampler;
 	if (workload && workload__release(workload) < 0)
 		goto cleanup;
 	print_header(o);
-	if (sample_until_done(sampler, &r, o, workload, &stop_signals, &elapsed) < 0)
-		goto cleanup;
-	bpf_sampler__detach(sampler);
-	read_task_events(&r);
-	if (bpf_sampler__poll(sampler, &sampler_callbacks, &r, 0) < 0 ||
-	    bpf_sampler__stats(sampler, &stats) < 0)
+	if (recording__run(recording, o->duration, workload, &stop_signals) < 0)
 		goto cleanup;
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
+	const struct recording_results *r = recording__results(recording);
+	const struct bpf_sampler_stats stats = r->stats;
 
 	struct sampled_profile_options naming = {
 		.user_stacks = o->sampler.user_stacks,
@@ -666,9 +455,8 @@ static int record_run(struct record_options *o)
 		.with_pids = strcmp(o->writer->name, "bcc-report") == 0 && !o->outdir,
 	};
 	missing = missing_report__new();
-	profile = sampled_profile__build(&naming, sampler, r.counts, r.processes, missing);
-	bpf_sampler__free(sampler);  /* the kernel's memory back before writing */
-	sampler = NULL;
+	profile = sampled_profile__build(&naming, r->sampler, r->counts, r->processes, missing);
+	recording__free_sampler(recording);  /* the kernel's memory back before writing */
 
 	if (o->outdir) {
 		struct outdir_subject subject = {
@@ -681,7 +469,7 @@ static int record_run(struct record_options *o)
 	}
 
 	fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in %.1f s; "
-		"%" PRIu64 " lost\n", stats.samples, (uint64_t)profile__size(profile), elapsed,
+		"%" PRIu64 " lost\n", stats.samples, (uint64_t)profile__size(profile), r->elapsed,
 		stats.dropped + stats.stacks_lost + stats.copies_lost);
 	if (stats.copies_lost)
 		warning("%" PRIu64 " samples dropped: flamekit fell behind the copied stacks "
@@ -693,19 +481,19 @@ static int record_run(struct record_options *o)
 		warning("%" PRIu64 " stacks could not be read or stored and show as [Missed ... "
 			"Stack]; raise --stack-storage-size if the stack map was full",
 			stats.stacks_lost);
-	if (r.unwinder) {
+	if (r->unwinder) {
 		const struct unwind_stop *stops;
-		size_t stop_count = user_unwinder__stops(r.unwinder, &stops);
+		size_t stop_count = user_unwinder__stops(r->unwinder, &stops);
 		missing_report__add_stops(missing, stops, stop_count);
 	}
 	missing_report__print(missing, stderr, stats.samples);
-	if (o->sampler.verbose && r.unwinder) {
+	if (o->sampler.verbose && r->unwinder) {
 		struct user_unwinder_stats u;
-		user_unwinder__stats(r.unwinder, &u);
+		user_unwinder__stats(r->unwinder, &u);
 		fprintf(stderr, "flamekit: %" PRIu64 " user stacks unwound, %" PRIu64 " of them "
 			"from the cache; %" PRIu64 " bytes of stack copied per sample\n",
 			u.walks + u.cached, u.cached,
-			r.copied_samples ? r.copied_bytes / r.copied_samples : 0);
+			r->copied_samples ? r->copied_bytes / r->copied_samples : 0);
 	}
 	if (stats.children_lost)
 		warning("%" PRIu64 " child processes were not followed: too many at once",
@@ -713,14 +501,7 @@ static int record_run(struct record_options *o)
 	status = 0;
 cleanup:
 	workload__free(workload);
-	bpf_sampler__free(sampler);
-	task_events__free(r.events);
-	user_unwinder__free(r.unwinder);
-	user_counts__free(r.counts);
-	free(r.pcs);
-	free(r.exited);
-	free(r.exiting);
-	process_symbols__free(r.processes);
+	recording__free(recording);
 	profile__free(profile);
 	missing_report__free(missing);
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);

@@ -7,7 +7,7 @@
  * then).
  *
  *	struct user_counts *uc = user_counts__new();
- *	user_counts__add(uc, &key, names, depth);          // per sample
+ *	user_counts__add(uc, &key);        // per sample: key.pcs, key.depth the stack
  *	for (size_t i = 0; i < user_counts__size(uc); i++)
  *		... user_counts__entry(uc, i) ...
  *	user_counts__free(uc);

@@ -1,0 +1,273 @@
+#include "recording.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lib/xalloc.h"
+#include "task_events.h"
+
+#define RECORDING_MAX_FRAMES 1024
+
+struct recording {
+	struct recording_results results;   /* sampler, counts, processes, unwinder live here */
+	bool per_thread;
+	struct task_events *events;
+	uint64_t events_read_at;            /* CLOCK_MONOTONIC ns of the last read */
+	struct user_unwinder *unwinder;     /* copied stacks */
+	struct user_counts *counts;
+	uint32_t *exited, *exiting;         /* pids whose Dwfl goes after the next poll */
+	size_t exited_count, exited_cap, exiting_count, exiting_cap;
+	uint64_t *pcs;                      /* one sample's frames */
+};
+
+static void on_new_pid(uint32_t pid, void *arg)
+{
+	struct recording *r = arg;
+	process_symbols__add(r->results.processes, pid);
+}
+
+/* Mapping history: what each process mapped and when (process_symbols.h). */
+static void on_task_mmap(const struct task_mmap *m, void *arg)
+{
+	struct recording *r = arg;
+	process_symbols__mmap(r->results.processes, m->pid, m->start, m->len, m->pgoff, m->dev,
+			      m->inode, m->path, m->time);
+}
+
+static void on_task_exec(uint32_t pid, const char *comm, uint64_t time, void *arg)
+{
+	struct recording *r = arg;
+	(void)comm;
+	process_symbols__exec(r->results.processes, pid, time);
+}
+
+static void on_task_fork(uint32_t pid, uint32_t parent_pid, uint64_t time, void *arg)
+{
+	struct recording *r = arg;
+	process_symbols__fork(r->results.processes, pid, parent_pid, time);
+}
+
+static void on_task_exit(uint32_t pid, uint64_t time, void *arg)
+{
+	struct recording *r = arg;
+	(void)time;
+	if (!r->unwinder)
+		return;
+	r->exiting = fk_grow(r->exiting, &r->exiting_cap, r->exiting_count + 1,
+			     sizeof(*r->exiting));
+	r->exiting[r->exiting_count++] = pid;
+}
+
+static const struct task_events_callbacks task_callbacks = {
+	.mmap = on_task_mmap,
+	.exec = on_task_exec,
+	.fork = on_task_fork,
+	.exit = on_task_exit,
+};
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static void read_task_events(struct recording *r)
+{
+	if (!r->events)
+		return;
+	r->events_read_at = monotonic_ns();
+	task_events__read(r->events, &task_callbacks, r);
+}
+
+static void on_copied_sample(const struct copied_sample *sample, void *arg)
+{
+	struct recording *r = arg;
+
+	r->results.copied_samples++;
+	r->results.copied_bytes += sample->stack_size;
+	/* every mmap before the sample is in the event rings by now */
+	if (sample->time >= r->events_read_at)
+		read_task_events(r);
+	struct unwind_input in = {
+		.pid = sample->pid,
+		.tid = sample->tid,
+		.time = sample->time,
+		.regs = sample->regs,
+		.stack = sample->stack,
+		.stack_size = sample->stack_size,
+	};
+	struct user_count key = {
+		.pid = sample->pid,
+		.tid = r->per_thread ? sample->tid : 0,
+		.slice = sample->slice,
+		.kernel_stack = sample->kernel_stack,
+		.pcs = r->pcs,
+		.time = sample->time,
+	};
+	memcpy(key.comm, sample->comm, sizeof(key.comm));
+	uint64_t stack_end;
+	key.depth = user_unwinder__unwind(r->unwinder, &in, r->pcs, RECORDING_MAX_FRAMES,
+					  &stack_end);
+	if (stack_end != UINT64_MAX)
+		bpf_sampler__set_stack_end(r->results.sampler, sample->tid, stack_end);
+	user_counts__add(r->counts, &key);
+}
+
+/* Dwfls of processes that exited before the previous poll: their samples are in. */
+static void forget_exited(struct recording *r)
+{
+	for (size_t i = 0; i < r->exited_count; i++)
+		user_unwinder__forget(r->unwinder, r->exited[i]);
+	uint32_t *swap = r->exited;
+	size_t swap_cap = r->exited_cap;
+	r->exited = r->exiting;
+	r->exited_cap = r->exiting_cap;
+	r->exited_count = r->exiting_count;
+	r->exiting = swap;
+	r->exiting_cap = swap_cap;
+	r->exiting_count = 0;
+}
+
+static const struct bpf_sampler_callbacks sampler_callbacks = {
+	.new_pid = on_new_pid,
+	.sample = on_copied_sample,
+};
+
+int recording__new(const struct bpf_sampler_options *options, bool annotate_jit,
+		   struct recording **out)
+{
+	struct recording *r = fk_calloc(1, sizeof(*r));
+	struct bpf_sampler_options o = *options;
+	int err = -1;
+
+	*out = NULL;
+	r->per_thread = o.per_thread;
+	r->results.processes = process_symbols__new();
+	process_symbols__annotate_jit(r->results.processes, annotate_jit);
+	/* A process whose stacks the kernel walks is read when it is first
+	 * sampled, while it still runs; a copied stack's sample brings its
+	 * process along as it is unwound. */
+	o.notify_new_pids = o.user_stacks && !o.copy_user_stacks;
+	if (o.copy_user_stacks) {
+		r->unwinder = user_unwinder__new(r->results.processes);
+		r->counts = user_counts__new();
+		r->pcs = fk_calloc(RECORDING_MAX_FRAMES, sizeof(*r->pcs));
+		r->results.unwinder = r->unwinder;
+		r->results.counts = r->counts;
+	}
+	/* mapping history from before the first sample on */
+	if (bpf_sampler__open(&o, &r->results.sampler) < 0 ||
+	    (o.user_stacks && task_events__open(&r->events) < 0) ||
+	    bpf_sampler__attach(r->results.sampler) < 0)
+		goto cleanup;
+	*out = r;
+	r = NULL;
+	err = 0;
+cleanup:
+	recording__free(r);
+	return err;
+}
+
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* Samples until the duration ends, the command exits, or a signal comes. */
+static int sample_until_done(struct recording *r, double duration, struct workload *workload,
+			     const sigset_t *stop_signals)
+{
+	struct bpf_sampler *s = r->results.sampler;
+	struct timespec start;
+	bool tty = isatty(STDERR_FILENO);
+	double next_progress = 1.0;
+	int status = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		double now = seconds_since(&start), wait = 0.1;
+		if (duration > 0 && now >= duration)
+			break;
+		if (duration > 0 && duration - now < wait)
+			wait = duration - now;
+		/* copied stacks wake us as the ring fills; else wait for a signal */
+		struct timespec timeout = { 0, r->unwinder ? 0 : (long)(wait * 1e9) };
+		if (r->unwinder) {
+			read_task_events(r);
+			if (bpf_sampler__poll(s, &sampler_callbacks, r, (int)(wait * 1000) + 1) < 0) {
+				status = -1;
+				break;
+			}
+			forget_exited(r);
+		}
+		int sig = sigtimedwait(stop_signals, NULL, &timeout);
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+			break;
+		if (workload && workload__exited(workload))
+			break;
+		/* mappings first: a new pid's first sample opens its binaries */
+		read_task_events(r);
+		if (bpf_sampler__poll(s, &sampler_callbacks, r, 0) < 0) {
+			status = -1;
+			break;
+		}
+		now = seconds_since(&start);
+		if (tty && now >= next_progress) {
+			struct bpf_sampler_stats stats;
+			if (bpf_sampler__stats(s, &stats) == 0)
+				fprintf(stderr, "\rflamekit: recording %.0f s, %" PRIu64 " samples\033[K",
+					now, stats.samples);
+			next_progress = now + 1.0;
+		}
+	}
+	if (tty && next_progress > 1.0)
+		fputs("\r\033[K", stderr);
+	r->results.elapsed = seconds_since(&start);
+	return status;
+}
+
+int recording__run(struct recording *r, double duration, struct workload *workload,
+		   const sigset_t *stop_signals)
+{
+	if (sample_until_done(r, duration, workload, stop_signals) < 0)
+		return -1;
+	bpf_sampler__detach(r->results.sampler);
+	read_task_events(r);
+	if (bpf_sampler__poll(r->results.sampler, &sampler_callbacks, r, 0) < 0 ||
+	    bpf_sampler__stats(r->results.sampler, &r->results.stats) < 0)
+		return -1;
+	return 0;
+}
+
+const struct recording_results *recording__results(const struct recording *r)
+{
+	return &r->results;
+}
+
+void recording__free_sampler(struct recording *r)
+{
+	bpf_sampler__free(r->results.sampler);
+	r->results.sampler = NULL;
+}
+
+void recording__free(struct recording *r)
+{
+	if (!r)
+		return;
+	recording__free_sampler(r);
+	task_events__free(r->events);
+	user_unwinder__free(r->unwinder);
+	user_counts__free(r->counts);
+	free(r->pcs);
+	free(r->exited);
+	free(r->exiting);
+	process_symbols__free(r->results.processes);
+	free(r);
+}
