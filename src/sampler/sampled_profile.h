@@ -20,7 +20,7 @@
  * holds kernel addresses); see symbolize/kernel_symbols.h.
  *
  *	struct profile *p = sampled_profile__build(&options, sampler, counts_or_NULL,
- *						   processes);
+ *						   processes, missing_report_or_NULL);
  *	... write p ...
  *	profile__free(p);
  *
