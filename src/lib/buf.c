@@ -30,14 +30,20 @@ void buf__printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	buf__vprintf(b, fmt, ap);
 	va_end(ap);
+}
+
+void buf__vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
 	if (n < 0)
 		return;
 	buf__reserve(b, (size_t)n);
-	va_start(ap, fmt);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	b->len += (size_t)n;
 }
 

@@ -15,6 +15,7 @@
 #ifndef FLAMEKIT_BUF_H
 #define FLAMEKIT_BUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct buf {
@@ -45,6 +46,8 @@ static inline void buf__append(struct buf *b, const void *data, size_t len)
 void buf__append_char(struct buf *b, char c);
 void buf__printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void buf__vprintf(struct buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 void buf__reset(struct buf *b); /* len = 0, keeps the memory */
 void buf__free(struct buf *b);
 

@@ -4,8 +4,28 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "buf.h"
+
+static _Thread_local error_sink redirect_sink;
+static _Thread_local void *redirect_arg;
+
+void error__redirect(error_sink sink, void *arg)
+{
+	redirect_sink = sink;
+	redirect_arg = arg;
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
+	if (redirect_sink) {
+		struct buf message = BUF_INIT;
+		buf__printf(&message, "flamekit: %s", prefix);
+		buf__vprintf(&message, fmt, ap);
+		buf__append_char(&message, '\n');
+		redirect_sink(redirect_arg, message.data, message.len);
+		buf__free(&message);
+		return;
+	}
 	fprintf(stderr, "flamekit: %s", prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);

@@ -14,6 +14,16 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * Sends the messages error() and warning() make on the calling thread (each
+ * a whole line, "flamekit: ...\n", not NUL-terminated) to sink(arg, ...)
+ * instead of stderr, until called again with sink NULL. Other threads are
+ * not affected. For work whose messages must come out later, in order: the
+ * parts of a parallel read (readers/parallel.h).
+ */
+typedef void (*error_sink)(void *arg, const char *message, size_t len);
+void error__redirect(error_sink sink, void *arg);
+
+/*
  * Writes up to max bytes of a line for a message: printable ASCII as is,
  * everything else as \xNN, "..." when cut. Returns out.
  */

@@ -29,6 +29,7 @@ struct input {
 
 	bool ranged;            /* reads [range_pos, range_end) with pread */
 	uint64_t range_pos, range_end;
+	uint64_t lines_before;  /* a range's numbering starts after these */
 	bool checked_magic;    /* the first bytes were looked at */
 	bool gzip;
 	bool gzip_stream_open;  /* inside a member: its end not yet seen */
@@ -363,13 +364,15 @@ bool input__plain_size(struct input *in, uint64_t *size)
 	return true;
 }
 
-struct input *input__open_range(struct input *in, uint64_t start, uint64_t end)
+struct input *input__open_range(struct input *in, uint64_t start, uint64_t end,
+				uint64_t lines_before)
 {
 	struct input *part = input_new(in->name);
 	part->fd = in->fd;
 	part->ranged = true;
 	part->range_pos = start;
 	part->range_end = end;
+	part->line_number = part->lines_before = lines_before;
 	part->checked_magic = true;
 	part->progress = in->progress;
 	return part;
@@ -377,7 +380,7 @@ struct input *input__open_range(struct input *in, uint64_t start, uint64_t end)
 
 void input__close_part(struct input *in, struct input *part)
 {
-	in->line_number += part->line_number;
+	in->line_number += part->line_number - part->lines_before;
 	input__close(part);
 }
 

@@ -82,14 +82,17 @@ void input_set__close(struct input_set *set);
  * input__plain_size() is true when `in` is a regular, uncompressed file of
  * which no line has been taken yet (input__peek() may have looked at it),
  * and gives its size. input__open_range() makes an input of bytes
- * [start, end) of the file: its own line numbers count from its start; it
- * reads through `in`'s descriptor, so `in` must outlive it.
+ * [start, end) of the file whose lines are numbered on from lines_before
+ * (0: from its own start; a part read again once the lines before it are
+ * known gives them, so that its messages name the file's line); it reads
+ * through `in`'s descriptor, so `in` must outlive it.
  */
 bool input__plain_size(struct input *in, uint64_t *size);
-struct input *input__open_range(struct input *in, uint64_t start, uint64_t end);
-/* Closes a part that was read as a piece of `in`: its lines count as lines
- * of `in` (input__line_number(in) grows by them), as if `in` had been read
- * through. A range only looked into is closed with input__close(). */
+struct input *input__open_range(struct input *in, uint64_t start, uint64_t end,
+				uint64_t lines_before);
+/* Closes a part that was read as a piece of `in`: the lines it read count
+ * as lines of `in` (input__line_number(in) grows by them), as if `in` had
+ * been read through. A range only looked into is closed with input__close(). */
 void input__close_part(struct input *in, struct input *part);
 
 #endif

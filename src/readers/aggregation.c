@@ -6,19 +6,50 @@
 #include "entry_memo.h"
 #include "parallel.h"
 
-static int read_serial(const struct aggregation_format *format, void *state,
-		       struct input *const *inputs, size_t count, uint64_t header_lines,
+/* One reading state: the serial read's, or a part's (parallel.h). read()
+ * is called once per state, so its working buffers are its own locals. */
+struct aggregation_state {
+	const struct aggregation_format *format;
+	void *frame_state;
+	uint64_t header_lines;  /* the header is at the start: part 0's */
+	struct profile *profile;
+};
+
+static void *state_new(void *reader, unsigned part, struct read_context *ctx,
 		       struct profile *profile)
 {
+	(void)ctx;
+	const struct aggregation_format *format = reader;
+	struct aggregation_state *st = fk_calloc(1, sizeof(*st));
+	st->format = format;
+	st->frame_state = format->state_new ? format->state_new() : NULL;
+	st->header_lines = part == 0 ? format->header_lines : 0;
+	st->profile = profile;
+	return st;
+}
+
+static void state_free(void *reader, void *state)
+{
+	(void)reader;
+	struct aggregation_state *st = state;
+	if (st->format->state_free)
+		st->format->state_free(st->frame_state);
+	free(st);
+}
+
+static int read_stacks(void *state, struct input *const *inputs, size_t count)
+{
+	const struct aggregation_state *st = state;
+	const struct aggregation_format *format = st->format;
 	struct stack_builder sb;
 	struct entry_memo memo;
-	stack_builder__init(&sb, profile);
+	stack_builder__init(&sb, st->profile);
 	entry_memo__init(&memo);
 	uint64_t lines_seen = 0;
 	struct line_stream ls = { inputs, count, 0, 0 };
 	struct span line;
 	while (line_stream__next(&ls, &line)) {
-		if (lines_seen < header_lines) {
+		if (lines_seen < st->header_lines) {
 			lines_seen++;
 			continue;
 		}
@@ -27,23 +58,22 @@ static int read_serial(const struct aggregation_format *format, void *state,
 			size_t entry;
 			if (entry_memo__find(&memo, &entry)) {
 				union profile_value v = { .integer = n };
-				profile__add_to_entry(profile, entry, &v);
+				profile__add_to_entry(st->profile, entry, &v);
 				entry_memo__clear(&memo);
 				continue;
 			}
 			struct span kept;
 			while (entry_memo__next_kept(&memo, &kept))
-				format->frame(state, &sb, kept);
+				format->frame(st->frame_state, &sb, kept);
 			entry_memo__remember(&memo, stack_builder__commit(&sb, n));
 			continue;
 		}
 		if (!perl_blank_line(line))
 			entry_memo__line(&memo, line);
 	}
-	int err = ls.err;
 	entry_memo__release(&memo);
 	stack_builder__release(&sb);
-	return err;
+	return ls.err;
 }
 
 /* After a count line the stack has been added: nothing carries over. */
@@ -53,58 +83,15 @@ static bool after_count_line(const char *line, size_t len)
 	return perl_count_line((struct span){ line, len }, &n);
 }
 
-struct part {
-	const struct aggregation_format *format;
-	struct input *in;
-	uint64_t header_lines;
-	struct profile *profile;
-	void *state;
-	int err;
-};
-
-static void read_part(void *arg)
-{
-	struct part *pt = arg;
-	pt->err = read_serial(pt->format, pt->state, &pt->in, 1, pt->header_lines, pt->profile);
-}
-
 int aggregation__read(const struct aggregation_format *format, struct read_context *ctx,
 		      struct input *const *inputs, size_t count, struct profile *profile)
 {
-	uint64_t size;
-	unsigned nparts = 1;
-	if (count == 1 && input__plain_size(inputs[0], &size))
-		nparts = parallel__part_count(ctx->jobs, size);
-	if (nparts <= 1) {
-		void *state = format->state_new ? format->state_new() : NULL;
-		int err = read_serial(format, state, inputs, count, format->header_lines, profile);
-		if (format->state_free)
-			format->state_free(state);
-		return err;
-	}
-	struct parallel_split split;
-	parallel__split(inputs[0], size, nparts, after_count_line, &split);
-	struct part *parts = fk_calloc(split.count, sizeof(*parts));
-	for (unsigned i = 0; i < split.count; i++) {
-		parts[i] = (struct part){
-			.format = format,
-			.in = input__open_range(inputs[0], split.bounds[i], split.bounds[i + 1]),
-			.header_lines = i == 0 ? format->header_lines : 0, /* the header is at the start */
-			.profile = profile__new_like(profile),
-			.state = format->state_new ? format->state_new() : NULL,
-		};
-	}
-	int err = parallel__run(split.count, read_part, parts, sizeof(*parts));
-	for (unsigned i = 0; i < split.count; i++) {
-		if (!err && parts[i].err)
-			err = -1;
-		if (!err)
-			profile__merge(profile, parts[i].profile);
-		input__close_part(inputs[0], parts[i].in);
-		profile__free(parts[i].profile);
-		if (format->state_free)
-			format->state_free(parts[i].state);
-	}
-	free(parts);
-	return err;
+	static const struct parallel_ops ops = {
+		.boundary = after_count_line,
+		.state_new = state_new,
+		.read = read_stacks,
+		.state_free = state_free,
+	};
+	/* the ops only read the format */
+	return parallel__read(ctx, inputs, count, &ops, (void *)format, profile);
 }

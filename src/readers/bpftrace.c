@@ -135,9 +135,43 @@ static size_t build_entry(struct stack_builder *sb, struct entry_memo *memo, boo
 	return stack_builder__commit(sb, count);
 }
 
-static int read_serial(bool perl_mode, struct input *const *inputs, size_t count,
-		       struct profile *profile, uint64_t *keyed)
+struct bpftrace_reader {
+	bool perl_mode;
+	uint64_t keyed_entries;   /* opened with a key part, in all states */
+};
+
+/* One reading state: the serial read's, or a part's (parallel.h). read()
+ * is called once per state, so its working buffers are its own locals. */
+struct bpftrace_state {
+	bool perl_mode;
+	struct profile *profile;
+	uint64_t keyed_entries;
+};
+
+static void *state_new(void *reader, unsigned part, struct read_context *ctx,
+		       struct profile *profile)
 {
+	(void)part, (void)ctx;
+	const struct bpftrace_reader *r = reader;
+	struct bpftrace_state *st = fk_calloc(1, sizeof(*st));
+	st->perl_mode = r->perl_mode;
+	st->profile = profile;
+	return st;
+}
+
+static void state_free(void *reader, void *state)
+{
+	struct bpftrace_reader *r = reader;
+	struct bpftrace_state *st = state;
+	r->keyed_entries += st->keyed_entries;
+	free(st);
+}
+
+static int read_entries(void *state, struct input *const *inputs, size_t count)
+{
+	struct bpftrace_state *st = state;
+	struct profile *profile = st->profile;
+	bool perl_mode = st->perl_mode;
 	frame_id *again = NULL;
 	size_t again_cap = 0;
 	struct stack_builder sb;
@@ -192,12 +226,11 @@ static int read_serial(bool perl_mode, struct input *const *inputs, size_t count
 		}
 		in_stack = false;
 	}
-	int err = ls.err;
-	*keyed = keyed_entries;
+	st->keyed_entries = keyed_entries;
 	free(again);
 	entry_memo__release(&memo);
 	stack_builder__release(&sb);
-	return err;
+	return ls.err;
 }
 
 /* After a closing line no entry is open: nothing carries over. */
@@ -208,58 +241,26 @@ static bool after_close_line(const char *line, size_t len)
 	return match_close((struct span){ line, len }, &key, &n);
 }
 
-struct part {
-	bool perl_mode;
-	struct input *in;
-	struct profile *profile;
-	uint64_t keyed;
-	int err;
-};
-
-static void read_part(void *arg)
-{
-	struct part *pt = arg;
-	pt->err = read_serial(pt->perl_mode, &pt->in, 1, pt->profile, &pt->keyed);
-}
-
 int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 			  size_t count, struct profile *profile)
 {
-	uint64_t size, keyed_entries = 0;
-	unsigned nparts = 1;
-	int err;
+	static const struct parallel_ops ops = {
+		.boundary = after_close_line,
+		.state_new = state_new,
+		.read = read_entries,
+		.state_free = state_free,
+	};
+	struct bpftrace_reader reader = { .perl_mode = ctx->perl_mode };
+	/* every entry a line, as Perl prints them; the parts' entries are
+	 * merged after those before them (profile.h's PROFILE_KEEP_EACH) */
 	if (ctx->perl_mode)
-		profile__set_order(profile, PROFILE_KEEP_EACH);  /* every entry a line */
-	if (count == 1 && input__plain_size(inputs[0], &size))
-		nparts = parallel__part_count(ctx->jobs, size);
-	if (nparts <= 1) {
-		err = read_serial(ctx->perl_mode, inputs, count, profile, &keyed_entries);
-	} else {
-		struct parallel_split split;
-		parallel__split(inputs[0], size, nparts, after_close_line, &split);
-		struct part *parts = fk_calloc(split.count, sizeof(*parts));
-		for (unsigned i = 0; i < split.count; i++)
-			parts[i] = (struct part){
-				.perl_mode = ctx->perl_mode,
-				.in = input__open_range(inputs[0], split.bounds[i], split.bounds[i + 1]),
-				.profile = profile__new_like(profile),
-			};
-		err = parallel__run(split.count, read_part, parts, sizeof(*parts));
-		for (unsigned i = 0; i < split.count; i++) {
-			if (!err && parts[i].err)
-				err = -1;
-			if (!err)
-				profile__merge(profile, parts[i].profile);
-			keyed_entries += parts[i].keyed;
-			input__close_part(inputs[0], parts[i].in);
-			profile__free(parts[i].profile);
-		}
-		free(parts);
-	}
-	if (keyed_entries && !err)
+		profile__set_order(profile, PROFILE_KEEP_EACH);
+	int err = parallel__read(ctx, inputs, count, &ops, &reader, profile);
+	uint64_t keyed = reader.keyed_entries;
+	if (keyed && !err)
 		fprintf(stderr, "flamekit: read %llu map entr%s that stackcollapse-bpftrace.pl drops: "
 			"\"@[KEY, \" (e.g. @[comm, kstack]) with KEY as the root frame, "
 			"\"@[, \" (an empty first stack) with \", \" as the leaf frame\n",
-			(unsigned long long)keyed_entries, keyed_entries == 1 ? "y" : "ies");
+			(unsigned long long)keyed, keyed == 1 ? "y" : "ies");
 	return err;
 }

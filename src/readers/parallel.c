@@ -2,12 +2,13 @@
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "../lib/error.h"
+#include "../lib/xalloc.h"
 
-unsigned parallel__part_count(unsigned jobs, uint64_t size)
+/* Parts for a file: `jobs` (0 = one per CPU), fewer for a small file; 1 = serial. */
+static unsigned part_count(unsigned jobs, uint64_t size)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned parts = jobs ? jobs : (cpus > 0 ? (unsigned)cpus : 1);
@@ -21,10 +22,10 @@ unsigned parallel__part_count(unsigned jobs, uint64_t size)
 /* The offset just past the first boundary line that starts after `from`,
  * looking at most `limit` bytes, or 0. */
 static uint64_t boundary_after(struct input *file, uint64_t from, uint64_t size,
-			       boundary_line_fn is_boundary, uint64_t limit)
+			       bool (*is_boundary)(const char *line, size_t len), uint64_t limit)
 {
 	uint64_t end = from + limit < size ? from + limit : size;
-	struct input *in = input__open_range(file, from, end);
+	struct input *in = input__open_range(file, from, end, 0);
 	const char *line;
 	size_t len;
 	uint64_t offset = from, found = 0;
@@ -43,10 +44,17 @@ static uint64_t boundary_after(struct input *file, uint64_t from, uint64_t size,
 	return found;
 }
 
-void parallel__split(struct input *file, uint64_t size, unsigned parts,
-		     boundary_line_fn is_boundary, struct parallel_split *out)
+/* Part i: bytes [bounds[i], bounds[i + 1]). */
+struct split {
+	unsigned count;
+	uint64_t bounds[PARALLEL_MAX_PARTS + 1];
+};
+
+/* Cuts the file into up to `parts` parts of near equal size, each starting
+ * after a boundary line (fewer parts where none is found near a cut). */
+static void split_file(struct input *file, uint64_t size, unsigned parts,
+		       bool (*is_boundary)(const char *line, size_t len), struct split *out)
 {
-	out->count = 0;
 	out->bounds[0] = 0;
 	unsigned n = 1;
 	for (unsigned i = 1; i < parts && i < PARALLEL_MAX_PARTS; i++) {
@@ -58,35 +66,146 @@ void parallel__split(struct input *file, uint64_t size, unsigned parts,
 	out->count = n;
 }
 
-struct thread_arg {
-	void (*read)(void *arg);
-	void *arg;
+struct part {
+	const struct parallel_ops *ops;
+	void *reader;
+	struct read_context ctx;   /* keeps what the part reports */
+	struct input *in;
+	struct profile *profile;
+	void *state;
+	int err;
 };
 
-static void *thread_main(void *p)
+static void open_part(struct part *pt, const struct parallel_ops *ops, void *reader,
+		      const struct read_context *whole, const struct profile *result,
+		      struct input *file, const struct split *split, unsigned i,
+		      uint64_t lines_before)
 {
-	struct thread_arg *t = p;
-	t->read(t->arg);
+	pt->ops = ops;
+	pt->reader = reader;
+	read_context__init_part(&pt->ctx, whole);
+	pt->in = input__open_range(file, split->bounds[i], split->bounds[i + 1], lines_before);
+	pt->profile = profile__new_like(result);
+	pt->state = ops->state_new(reader, i, &pt->ctx, pt->profile);
+}
+
+static void close_part(struct part *pt, struct input *file)
+{
+	pt->ops->state_free(pt->reader, pt->state);
+	input__close_part(file, pt->in);
+	profile__free(pt->profile);
+	read_context__release(&pt->ctx);
+}
+
+/* error() and warning() on a part's thread: kept with what it reports. */
+static void keep_message(void *ctx, const char *message, size_t len)
+{
+	read_context__print(ctx, message, len);
+}
+
+static void drop_message(void *unused, const char *message, size_t len)
+{
+	(void)unused, (void)message, (void)len;
+}
+
+static void *read_part(void *arg)
+{
+	struct part *pt = arg;
+	error__redirect(keep_message, &pt->ctx);
+	pt->err = pt->ops->read(pt->state, &pt->in, 1);
+	error__redirect(NULL, NULL);
 	return NULL;
 }
 
-int parallel__run(unsigned count, void (*read)(void *arg), void *args, size_t arg_size)
+/* Part 0 on this thread, the others on threads of their own. -1 (printed)
+ * if a thread could not start: then no part's result may be used. */
+static int run_parts(struct part *parts, unsigned count)
 {
 	pthread_t threads[PARALLEL_MAX_PARTS];
-	struct thread_arg targs[PARALLEL_MAX_PARTS];
 	unsigned started = 1;
 	int err = 0;
 	for (unsigned i = 1; i < count; i++) {
-		targs[i] = (struct thread_arg){ read, (char *)args + i * arg_size };
-		if (pthread_create(&threads[i], NULL, thread_main, &targs[i]) != 0) {
+		if (pthread_create(&threads[i], NULL, read_part, &parts[i]) != 0) {
 			err = error("cannot start a thread to read in parallel; try --jobs 1");
 			break;
 		}
 		started = i + 1;
 	}
 	if (!err)
-		read(args);
+		read_part(&parts[0]);
 	for (unsigned i = 1; i < started; i++)
 		pthread_join(threads[i], NULL);
+	return err;
+}
+
+/*
+ * Part i failed, the first that did: it is read again, alone, its lines
+ * numbered on from the `lines` before it, so that what it reports (and what
+ * the input formats with a line number) is what the serial read prints. If
+ * it does not fail again (a passing read error), what it first kept is
+ * printed: either way the read ends here, as the serial one would have.
+ */
+static void report_failed_part(struct part *failed, struct read_context *ctx,
+			       struct input *file, const struct split *split, unsigned i,
+			       uint64_t lines)
+{
+	struct part again = { 0 };
+	open_part(&again, failed->ops, failed->reader, ctx, failed->profile, file, split, i, lines);
+	read_part(&again);
+	if (again.err)
+		read_context__replay(ctx, &again.ctx, file, 0);
+	else
+		read_context__replay(ctx, &failed->ctx, file, lines);
+	again.ops->state_free(again.reader, again.state);
+	input__close(again.in); /* its lines are counted with the failed part's */
+	profile__free(again.profile);
+	read_context__release(&again.ctx);
+}
+
+static int read_parts(struct read_context *ctx, struct input *file, const struct split *split,
+		      const struct parallel_ops *ops, void *reader, struct profile *profile)
+{
+	unsigned n = split->count;
+	struct part *parts = fk_calloc(n, sizeof(*parts));
+	for (unsigned i = 0; i < n; i++)
+		open_part(&parts[i], ops, reader, ctx, profile, file, split, i, 0);
+	int err = run_parts(parts, n);
+	uint64_t lines = 0; /* in the parts before this one */
+	for (unsigned i = 0; i < n && !err; i++) {
+		struct part *pt = &parts[i];
+		if (pt->err) {
+			report_failed_part(pt, ctx, file, split, i, lines);
+			err = -1;
+			break;
+		}
+		read_context__replay(ctx, &pt->ctx, file, lines);
+		profile__merge(profile, pt->profile);
+		lines += input__line_number(pt->in);
+	}
+	for (unsigned i = 0; i < n; i++)
+		close_part(&parts[i], file);
+	free(parts);
+	return err;
+}
+
+int parallel__read(struct read_context *ctx, struct input *const *inputs, size_t count,
+		   const struct parallel_ops *ops, void *reader, struct profile *profile)
+{
+	struct split split = { .count = 1 };
+	uint64_t size;
+	unsigned n;
+	if (count == 1 && input__plain_size(inputs[0], &size) &&
+	    (n = part_count(ctx->jobs, size)) > 1) {
+		/* the read meets again what these scans meet, and says it in place */
+		error__redirect(drop_message, NULL);
+		if (!ops->prepare || ops->prepare(reader, inputs[0], size))
+			split_file(inputs[0], size, n, ops->boundary, &split);
+		error__redirect(NULL, NULL);
+	}
+	if (split.count > 1)
+		return read_parts(ctx, inputs[0], &split, ops, reader, profile);
+	void *state = ops->state_new(reader, 0, ctx, profile);
+	int err = ops->read(state, inputs, count);
+	ops->state_free(reader, state);
 	return err;
 }

@@ -257,34 +257,11 @@ struct perf_state {
 	bool event_defaulted, event_warned;
 
 	struct buf func, srcline;
+	struct buf message;
 
 	bool use_cache;
 	struct group_cache cache;
-
-	struct chunk_log *log;  /* a parallel part: keep messages for later */
 };
-
-/*
- * What one part of a split file would have printed, kept until the parts
- * before it are done, then printed in stream order with absolute line
- * numbers (see read_parallel).
- */
-struct chunk_log {
-	struct buf text;                /* the bad lines, back to back */
-	struct logged_line {
-		uint64_t line;
-		size_t offset, len;
-	} *lines;
-	size_t count, cap;
-	uint64_t bad_lines;             /* all of them; only some may be kept */
-	bool skipped_event;             /* the "Filtering for events" warning */
-	size_t skipped_event_at;        /* ... came after this many kept lines */
-	struct buf skipped_event_name;
-	uint64_t line_count;
-};
-
-/* Bad lines kept per part in flamekit mode, where only the first few are shown. */
-#define CHUNK_LINES_KEPT 8
 
 /* Perl's truth of $pname: defined, not "" and not "0". */
 static bool pname_true(const struct perf_state *st)
@@ -311,13 +288,17 @@ static uint64_t parse_u64(struct span s)
 	return v;
 }
 
-/* The Perl tool's messages carry the line's bytes as they are, NULs too:
- * fwrite, not %.*s, which stops at a NUL. */
-static void print_skipped_event(const char *event, size_t len)
+/* Said once per stream, naming the first event skipped, not the one kept,
+ * with the line's bytes as they are, NULs too. Its start is its tag. */
+static const char skipped_event_tag[] = "Filtering for events of type: ";
+
+static void say_skipped_event(struct perf_state *st, struct span event)
 {
-	fputs("Filtering for events of type: ", stderr);
-	fwrite(event, 1, len, stderr);
-	fputc('\n', stderr);
+	buf__reset(&st->message);
+	buf__append(&st->message, skipped_event_tag, sizeof(skipped_event_tag) - 1);
+	buf__append(&st->message, event.p, event.len);
+	buf__append_char(&st->message, '\n');
+	read_context__print_once(st->ctx, skipped_event_tag, st->message.data, st->message.len);
 }
 
 static void handle_header(struct perf_state *st, const char *line, size_t len,
@@ -335,14 +316,7 @@ static void handle_header(struct perf_state *st, const char *line, size_t len,
 		} else if (event.len != st->event_filter.len ||
 			   memcmp(event.p, st->event_filter.data, event.len) != 0) {
 			if (st->event_defaulted && !st->event_warned) {
-				/* The Perl tool names the event it skips, not the one it keeps. */
-				if (st->log) {
-					st->log->skipped_event = true;
-					st->log->skipped_event_at = st->log->count;
-					buf__append(&st->log->skipped_event_name, event.p, event.len);
-				} else {
-					print_skipped_event(event.p, event.len);
-				}
+				say_skipped_event(st, event);
 				st->event_warned = true;
 			}
 			return;
@@ -543,33 +517,18 @@ static int handle_frame(struct perf_state *st, struct input *in, struct span pc,
 static const char expected_perf_line[] =
 	"a sample header \"COMM PID ... EVENT:\" or a frame \"ADDR SYMBOL (MODULE)\"";
 
-static void print_bad_line(struct read_context *ctx, const struct input *in, uint64_t lineno,
-			   const char *line, size_t len)
-{
-	if (ctx->perl_mode) {
-		fputs("Unrecognized line: ", stderr);
-		fwrite(line, 1, len, stderr);
-		fprintf(stderr, " at stackcollapse-perf.pl line 429, <> line %llu.\n",
-			(unsigned long long)lineno);
-	}
-	else
-		read_context__bad_line_at(ctx, in, lineno, line, len, expected_perf_line);
-}
-
 static void report_bad_line(struct perf_state *st, struct input *in, const char *line,
 			    size_t len)
 {
-	struct chunk_log *log = st->log;
-	if (!log) {
-		print_bad_line(st->ctx, in, input__line_number(in), line, len);
+	if (!st->ctx->perl_mode) {
+		read_context__bad_line(st->ctx, in, line, len, expected_perf_line);
 		return;
 	}
-	log->bad_lines++;
-	if (!st->ctx->perl_mode && log->count >= CHUNK_LINES_KEPT)
-		return;
-	log->lines = fk_grow(log->lines, &log->cap, log->count + 1, sizeof(*log->lines));
-	log->lines[log->count++] = (struct logged_line){ input__line_number(in), log->text.len, len };
-	buf__append(&log->text, line, len);
+	buf__reset(&st->message);
+	buf__append(&st->message, "Unrecognized line: ", 19);
+	buf__append(&st->message, line, len);
+	read_context__perl_warning(st->ctx, in, st->message.data, st->message.len,
+				   "stackcollapse-perf.pl line 429");
 }
 
 static int read_one(struct perf_state *st, struct input *in)
@@ -596,8 +555,6 @@ static int read_one(struct perf_state *st, struct input *in)
 			report_bad_line(st, in, line, len);
 		}
 	}
-	if (st->log)
-		st->log->line_count = input__line_number(in);
 	return r;
 }
 
@@ -625,24 +582,43 @@ int perf_reader__probe(const char *head, size_t len)
 	return other > (headers + frames) / 4 ? 70 : 90;
 }
 
-static void perf_state_init(struct perf_state *st, struct read_context *ctx,
-			    struct profile *profile, const char *event_filter)
+/*
+ * The reader as parallel.h runs it. The Perl tool reads one stream, so a
+ * part must start where the stream carries no state. After a blank line it
+ * carries none: the sample ends, $pname is undefined and the stack empty (a
+ * comm has at least two characters, so a defined $pname is always true and
+ * always reset there). The one exception is the event filter, fixed by the
+ * first event seen: it is found by a scan from the start and given to
+ * every part.
+ */
+struct perf_reader {
+	const struct perf_read_options *opt;
+	struct buf event;      /* what every state starts filtering for, or "" */
+	bool event_defaulted;  /* it is the file's first event, not one given */
+};
+
+static void *perf_state_new(void *reader, unsigned part, struct read_context *ctx,
+			    struct profile *profile)
 {
-	static const struct perf_read_options defaults;
-	memset(st, 0, sizeof(*st));
-	st->opt = ctx->options ? ctx->options : &defaults;
+	(void)part;
+	const struct perf_reader *r = reader;
+	struct perf_state *st = fk_calloc(1, sizeof(*st));
+	st->opt = r->opt;
 	st->ctx = ctx;
 	stack_builder__init(&st->stack, profile);
-	if (event_filter && event_filter[0])
-		buf__append(&st->event_filter, event_filter, strlen(event_filter));
+	buf__append(&st->event_filter, r->event.data, r->event.len);
+	st->event_defaulted = r->event_defaulted;
 	if (st->opt->show_inline)
 		st->inliner = inline_resolver__new(st->opt->show_context);
 	st->use_cache = !st->opt->srcline && !st->opt->show_inline;
 	group_cache__init(&st->cache);
+	return st;
 }
 
-static void perf_state_release(struct perf_state *st)
+static void perf_state_free(void *reader, void *state)
 {
+	(void)reader;
+	struct perf_state *st = state;
 	inline_resolver__free(st->inliner);
 	stack_builder__release(&st->stack);
 	free(st->pieces.v);
@@ -650,34 +626,17 @@ static void perf_state_release(struct perf_state *st)
 	buf__free(&st->event_filter);
 	buf__free(&st->func);
 	buf__free(&st->srcline);
+	buf__free(&st->message);
 	group_cache__release(&st->cache);
+	free(st);
 }
 
-/*
- * Reading a large file in parallel parts.
- *
- * The Perl tool reads one stream, so a part must start where the stream
- * carries no state. After a blank line it carries none: the sample ends,
- * $pname is undefined and the stack empty (a comm has at least two
- * characters, so a defined $pname is always true and always reset there).
- * The one exception is the event filter, fixed by the first event seen: it
- * is found by a scan from the start and given to every part. Messages of
- * each part are kept and printed after the parts before it, with line
- * numbers counted from the start of the file, so stderr reads as it would.
- * (parallel.h splits the file and runs the parts.)
- */
-struct part {
-	struct perf_state st;
-	struct input *in;
-	struct chunk_log log;
-	struct profile *profile;
-	int err;
-};
-
-static void read_part(void *arg)
+static int perf_read(void *state, struct input *const *inputs, size_t count)
 {
-	struct part *part = arg;
-	part->err = read_one(&part->st, part->in);
+	int err = 0;
+	for (size_t i = 0; i < count && !err; i++)
+		err = read_one(state, inputs[i]);
+	return err;
 }
 
 /* After a blank line the sample has ended: nothing carries over. */
@@ -688,109 +647,52 @@ static bool after_blank_line(const char *line, size_t len)
 }
 
 /* The first event type in the file, as the serial reader would fix it. */
-static bool find_first_event(struct input *file, uint64_t size, struct buf *event)
+static void find_first_event(struct input *file, uint64_t size, struct buf *event)
 {
-	struct input *in = input__open_range(file, 0, size);
+	struct input *in = input__open_range(file, 0, size, 0);
 	const char *line;
 	size_t len;
-	bool found = false;
-	while (!found && input__next_line(in, &line, &len) > 0) {
+	while (event->len == 0 && input__next_line(in, &line, &len) > 0) {
 		struct span comm, pid, tid, period, ev;
 		if (len == 0 || line[0] == '#' || !match_header(line, len, &comm, &pid, &tid))
 			continue;
-		if (match_event(line, len, &period, &ev)) {
+		if (match_event(line, len, &period, &ev))
 			buf__append(event, ev.p, ev.len);
-			found = true;
-		}
 	}
 	input__close(in);
-	return found;
 }
 
-static int read_parallel(struct read_context *ctx, struct input *file, uint64_t size,
-			 unsigned nparts, struct profile *profile)
+/* --srcline (a blank line can be a source line) and --inline stay serial. */
+static bool perf_prepare(void *reader, struct input *file, uint64_t size)
 {
-	const struct perf_read_options *opt = ctx->options;
-	struct parallel_split split;
-	parallel__split(file, size, nparts, after_blank_line, &split);
-	unsigned n = split.count;
-
-	struct buf event = BUF_INIT;
-	bool defaulted = !(opt->event_filter && opt->event_filter[0]);
-	if (defaulted)
-		find_first_event(file, size, &event);
-	else
-		buf__append(&event, opt->event_filter, strlen(opt->event_filter));
-
-	struct part *parts = fk_calloc(n, sizeof(*parts));
-	for (unsigned i = 0; i < n; i++) {
-		struct part *pt = &parts[i];
-		pt->profile = profile__new_like(profile);
-		perf_state_init(&pt->st, ctx, pt->profile, event.data);
-		pt->st.event_defaulted = defaulted && event.len > 0;
-		pt->st.log = &pt->log;
-		pt->in = input__open_range(file, split.bounds[i], split.bounds[i + 1]);
+	struct perf_reader *r = reader;
+	if (r->opt->srcline || r->opt->show_inline)
+		return false;
+	if (r->event.len == 0) {
+		find_first_event(file, size, &r->event);
+		r->event_defaulted = r->event.len > 0;
 	}
-	int err = parallel__run(n, read_part, parts, sizeof(*parts));
-
-	bool warned = false;
-	uint64_t line_offset = 0;
-	for (unsigned i = 0; i < n && !err; i++) {
-		struct part *pt = &parts[i];
-		if (pt->err) {
-			err = -1;
-			break;
-		}
-		profile__merge(profile, pt->profile);
-		struct chunk_log *log = &pt->log;
-		for (size_t k = 0; k <= log->count; k++) {
-			if (log->skipped_event && !warned && log->skipped_event_at == k) {
-				print_skipped_event(log->skipped_event_name.data, log->skipped_event_name.len);
-				warned = true;
-			}
-			if (k < log->count)
-				print_bad_line(ctx, file, line_offset + log->lines[k].line,
-					       log->text.data + log->lines[k].offset, log->lines[k].len);
-		}
-		read_context__count_bad_lines(ctx, file, log->bad_lines - log->count);
-		line_offset += log->line_count;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		struct part *pt = &parts[i];
-		perf_state_release(&pt->st);
-		if (pt->in)
-			input__close_part(file, pt->in);
-		profile__free(pt->profile);
-		buf__free(&pt->log.text);
-		buf__free(&pt->log.skipped_event_name);
-		free(pt->log.lines);
-	}
-	free(parts);
-	buf__free(&event);
-	return err;
+	return true;
 }
 
 int perf_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
 		      struct profile *profile)
 {
 	static const struct perf_read_options defaults;
+	static const struct parallel_ops ops = {
+		.boundary = after_blank_line,
+		.prepare = perf_prepare,
+		.state_new = perf_state_new,
+		.read = perf_read,
+		.state_free = perf_state_free,
+	};
 	if (!ctx->options)
 		ctx->options = &defaults;
-	const struct perf_read_options *opt = ctx->options;
-	uint64_t size;
-	unsigned nparts;
-	/* --srcline (a blank line can be a source line) and --inline stay serial */
-	if (count == 1 && !opt->srcline && !opt->show_inline &&
-	    input__plain_size(inputs[0], &size) &&
-	    (nparts = parallel__part_count(ctx->jobs, size)) > 1)
-		return read_parallel(ctx, inputs[0], size, nparts, profile);
-
-	struct perf_state st;
-	perf_state_init(&st, ctx, profile, ((const struct perf_read_options *)ctx->options)->event_filter);
-	int err = 0;
-	for (size_t i = 0; i < count && !err; i++)
-		err = read_one(&st, inputs[i]);
-	perf_state_release(&st);
+	struct perf_reader reader = { .opt = ctx->options };
+	if (reader.opt->event_filter)
+		buf__append(&reader.event, reader.opt->event_filter, strlen(reader.opt->event_filter));
+	int err = parallel__read(ctx, inputs, count, &ops, &reader, profile);
+	buf__free(&reader.event);
 	return err;
 }
 

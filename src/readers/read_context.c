@@ -4,6 +4,11 @@
  * is no reader's text); after reading, on how many of its lines the reader
  * could not parse, which the readers report here. Not in Perl mode: the
  * personalities do what the Perl tools do with any input.
+ *
+ * A part of a parallel read reports into a context of its own that keeps
+ * what it is told; the parallel reader replays it into the whole read's
+ * context once the parts before it are done, so the tallies, the messages
+ * kept and what is printed come in the order a serial read makes them.
  */
 #include "reader.h"
 
@@ -63,16 +68,50 @@ static struct bad_line_tally *tally_of(struct read_context *ctx, const struct in
 	return t;
 }
 
-void read_context__bad_line(struct read_context *ctx, const struct input *in,
-			    const char *line, size_t len, const char *expected)
+/*
+ * What a part of a parallel read reported, in the order it came, until
+ * read_context__replay() gives it to the whole read's context. Line numbers
+ * are the part's own. Bad lines past the few the whole read shows are only
+ * counted: a bad file must not be kept in memory.
+ */
+enum kept_kind { KEPT_BAD_LINE, KEPT_TEXT, KEPT_TEXT_ONCE, KEPT_PERL_WARNING };
+
+struct kept_message {
+	enum kept_kind kind;
+	uint64_t line;       /* bad lines and Perl warnings */
+	size_t offset, len;  /* the bytes, in text */
+	const void *what;    /* what a bad line expected; where a warning is from;
+				a message printed once: its tag */
+};
+
+struct kept_messages {
+	struct buf text;
+	struct kept_message *v;
+	size_t count, cap;
+	uint64_t bad_lines_kept, bad_lines_counted;
+};
+
+static void keep(struct kept_messages *k, enum kept_kind kind, uint64_t line, const char *text,
+		 size_t len, const void *what)
 {
-	read_context__bad_line_at(ctx, in, input__line_number(in), line, len, expected);
+	k->v = fk_grow(k->v, &k->cap, k->count + 1, sizeof(*k->v));
+	k->v[k->count++] = (struct kept_message){ kind, line, k->text.len, len, what };
+	buf__append(&k->text, text, len);
 }
 
-void read_context__bad_line_at(struct read_context *ctx, const struct input *in,
-			       uint64_t line_number, const char *line, size_t len,
-			       const char *expected)
+static void bad_line_at(struct read_context *ctx, const struct input *in, uint64_t line_number,
+			const char *line, size_t len, const char *expected)
 {
+	if (ctx->kept) {
+		struct kept_messages *k = ctx->kept;
+		if (k->bad_lines_kept == BAD_LINES_SHOWN) {
+			k->bad_lines_counted++;
+			return;
+		}
+		k->bad_lines_kept++;
+		keep(k, KEPT_BAD_LINE, line_number, line, len, expected);
+		return;
+	}
 	struct bad_line_tally *t = tally_of(ctx, in);
 	ctx->bad_lines++;
 	if (t->count++ == 0) {
@@ -89,12 +128,104 @@ void read_context__bad_line_at(struct read_context *ctx, const struct input *in,
 	ctx->shown[ctx->shown_count++] = message.data;
 }
 
-void read_context__count_bad_lines(struct read_context *ctx, const struct input *in, uint64_t n)
+void read_context__bad_line(struct read_context *ctx, const struct input *in,
+			    const char *line, size_t len, const char *expected)
+{
+	bad_line_at(ctx, in, input__line_number(in), line, len, expected);
+}
+
+/* n more bad lines of `in`, without their text. */
+static void count_bad_lines(struct read_context *ctx, const struct input *in, uint64_t n)
 {
 	if (n == 0)
 		return;
+	if (ctx->kept) {
+		ctx->kept->bad_lines_counted += n;
+		return;
+	}
 	tally_of(ctx, in)->count += n;
 	ctx->bad_lines += n;
+}
+
+void read_context__print(struct read_context *ctx, const char *text, size_t len)
+{
+	if (ctx->kept)
+		keep(ctx->kept, KEPT_TEXT, 0, text, len, NULL);
+	else
+		fwrite(text, 1, len, stderr);
+}
+
+void read_context__print_once(struct read_context *ctx, const void *tag, const char *text,
+			      size_t len)
+{
+	if (ctx->kept) {
+		keep(ctx->kept, KEPT_TEXT_ONCE, 0, text, len, tag);
+		return;
+	}
+	for (size_t i = 0; i < ctx->printed_once_count; i++)
+		if (ctx->printed_once[i] == tag)
+			return;
+	ctx->printed_once = fk_grow(ctx->printed_once, &ctx->printed_once_cap,
+				    ctx->printed_once_count + 1, sizeof(*ctx->printed_once));
+	ctx->printed_once[ctx->printed_once_count++] = tag;
+	fwrite(text, 1, len, stderr);
+}
+
+static void perl_warning_at(struct read_context *ctx, uint64_t line_number, const char *text,
+			    size_t len, const char *where)
+{
+	if (ctx->kept) {
+		keep(ctx->kept, KEPT_PERL_WARNING, line_number, text, len, where);
+		return;
+	}
+	fwrite(text, 1, len, stderr);
+	fprintf(stderr, " at %s, <> line %llu.\n", where, (unsigned long long)line_number);
+}
+
+void read_context__perl_warning(struct read_context *ctx, const struct input *in,
+				const char *text, size_t len, const char *where)
+{
+	perl_warning_at(ctx, input__line_number(in), text, len, where);
+}
+
+void read_context__init_part(struct read_context *part, const struct read_context *whole)
+{
+	*part = (struct read_context){
+		.options = whole->options,
+		.perl_mode = whole->perl_mode,
+		.jobs = whole->jobs,
+		.kept = fk_calloc(1, sizeof(*part->kept)),
+	};
+}
+
+void read_context__replay(struct read_context *whole, struct read_context *part,
+			  const struct input *file, uint64_t line_offset)
+{
+	struct kept_messages *k = part->kept;
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->count; i++) {
+		const struct kept_message *m = &k->v[i];
+		const char *text = k->text.data + m->offset;
+		switch (m->kind) {
+		case KEPT_BAD_LINE:
+			bad_line_at(whole, file, line_offset + m->line, text, m->len, m->what);
+			break;
+		case KEPT_TEXT:
+			read_context__print(whole, text, m->len);
+			break;
+		case KEPT_TEXT_ONCE:
+			read_context__print_once(whole, m->what, text, m->len);
+			break;
+		case KEPT_PERL_WARNING:
+			perl_warning_at(whole, line_offset + m->line, text, m->len, m->what);
+			break;
+		}
+	}
+	count_bad_lines(whole, file, k->bad_lines_counted);
+	k->count = 0;
+	k->bad_lines_kept = k->bad_lines_counted = 0;
+	buf__reset(&k->text);
 }
 
 /* Most lines: more than two in three, so that a file that is partly right
@@ -150,4 +281,13 @@ void read_context__release(struct read_context *ctx)
 	free(ctx->tallies);
 	ctx->tallies = NULL;
 	ctx->tally_count = ctx->tally_cap = 0;
+	free(ctx->printed_once);
+	ctx->printed_once = NULL;
+	ctx->printed_once_count = ctx->printed_once_cap = 0;
+	if (ctx->kept) {
+		buf__free(&ctx->kept->text);
+		free(ctx->kept->v);
+		free(ctx->kept);
+		ctx->kept = NULL;
+	}
 }

@@ -9,7 +9,9 @@
  *
  * What a reader cannot parse it reports through read_context__bad_line(),
  * which counts it per input and keeps the first few messages; in Perl mode
- * (a personality) the reader prints the Perl tool's own warnings instead.
+ * (a personality) the reader prints the Perl tool's own warnings instead,
+ * through the context too (read_context__perl_warning(), __print()), so
+ * that a read in parallel parts (parallel.h) prints them in input order.
  * read() returns 0, or -1 after a fatal error (already printed, e.g. a
  * truncated gzip): the caller then writes nothing.
  *
@@ -46,17 +48,25 @@ struct bad_line_tally {
 /* Enough to see the pattern of a bad input without flooding the terminal. */
 #define BAD_LINES_SHOWN 5
 
+struct kept_messages;
+
 struct read_context {
 	const void *options;   /* the reader's own options struct, or NULL */
 	bool perl_mode;        /* personality: print what the Perl tool prints */
 	unsigned jobs;         /* threads for one large plain file; 0 = one per CPU */
 	uint64_t bad_lines;    /* in all inputs */
-	/* Owned, filled by read_context__bad_line*(); inputs in the order
+	/* Owned, filled by read_context__bad_line(); inputs in the order
 	 * their first bad line came. */
 	struct bad_line_tally *tallies;
 	size_t tally_count, tally_cap;
 	char *shown[BAD_LINES_SHOWN]; /* the first messages, printed by finish */
 	size_t shown_count;
+	/* Owned: the tags of the messages read_context__print_once() printed. */
+	const void **printed_once;
+	size_t printed_once_count, printed_once_cap;
+	/* Owned; set in the context of a part of a parallel read: what the
+	 * reader reports is kept here until read_context__replay(). */
+	struct kept_messages *kept;
 };
 
 /*
@@ -98,18 +108,40 @@ struct reader {
 	const struct reader_options *options;  /* NULL: none */
 };
 
+/*
+ * What a reader reports while it reads. Each goes to the context at once,
+ * or, in a part of a parallel read (parallel.h), is kept and given to the
+ * whole read's context later, in input order, with the line numbers it
+ * would have had: the reader need not know which.
+ */
 /* Records a line of `in` that could not be parsed, the last one it returned;
  * keeps the first few as "FILE:LINE: expected ..., got "..."" messages for
  * read_context__finish() (not in Perl mode, where nothing is kept). */
 void read_context__bad_line(struct read_context *ctx, const struct input *in,
 			    const char *line, size_t len, const char *expected);
-/* The same, for line `line_number` of `in` (a part read apart, see parallel.h). */
-void read_context__bad_line_at(struct read_context *ctx, const struct input *in,
-			       uint64_t line_number, const char *line, size_t len,
-			       const char *expected);
-/* Records n more bad lines of `in` without their text (those a part did not keep). */
-void read_context__count_bad_lines(struct read_context *ctx, const struct input *in,
-				   uint64_t n);
+/* Text the reader prints itself (a Perl tool's warning), its bytes as they
+ * are, NULs too: written to stderr. */
+void read_context__print(struct read_context *ctx, const char *text, size_t len);
+/* The same, unless a message with the same tag (any address the reader
+ * owns, one per kind of message) came before it in this read: for what a
+ * Perl tool warns once per stream, whichever part of the input it is in. */
+void read_context__print_once(struct read_context *ctx, const void *tag, const char *text,
+			      size_t len);
+/* A Perl tool's warning about the line of `in` last returned, as Perl's
+ * warn() words it: "TEXT at WHERE, <> line N.\n" (WHERE is the tool's own
+ * line, e.g. "stackcollapse-perf.pl line 429"); written to stderr. */
+void read_context__perl_warning(struct read_context *ctx, const struct input *in,
+				const char *text, size_t len, const char *where);
+
+/* Makes `part` the context of one part of a parallel read by `whole`: the
+ * same options and mode; what is reported through it is kept. */
+void read_context__init_part(struct read_context *part, const struct read_context *whole);
+/* Gives `whole` what `part` kept, in the order it came, as reports about
+ * `file` with the part's line numbers moved on by line_offset; then part
+ * keeps nothing. Bad lines beyond the few a part keeps are only counted. */
+void read_context__replay(struct read_context *whole, struct read_context *part,
+			  const struct input *file, uint64_t line_offset);
+
 /*
  * After reader->read() into `profile` (the inputs still open): the verdict
  * on the lines. An input of which most lines (more than two in three) did
