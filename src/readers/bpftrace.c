@@ -210,11 +210,13 @@ static int read_entries(void *state, struct input *const *inputs, size_t count)
 			union profile_value v = { .integer = n };
 			if (perl_mode) {
 				/* the same stack as a new entry; copy its frames
-				 * first: adding may move the profile's arena */
+				 * first: adding may move the profile's arena (and
+				 * an empty stack may have none) */
 				struct profile_stack known;
 				profile__stack(profile, entry, &known);
 				again = fk_grow(again, &again_cap, known.depth + 1, sizeof(*again));
-				memcpy(again, known.frames, known.depth * sizeof(*again));
+				if (known.depth)
+					memcpy(again, known.frames, known.depth * sizeof(*again));
 				profile__add(profile, again, known.depth, NULL, &v);
 			} else {
 				profile__add_to_entry(profile, entry, &v);
