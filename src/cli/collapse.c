@@ -61,10 +61,15 @@ static void collapse_usage(FILE *out)
 		"  -j, --jobs N        threads for one large uncompressed file (default: one\n"
 		"                      per CPU; the output is the same for any N)\n"
 		"  -h, --help          show this help\n");
-	for (const struct reader *r = readers; r->name; r++)
-		if (r->options)
-			fprintf(out, "\n%s options (same as stackcollapse-%s.pl):\n%s", r->name,
-				r->name, r->options->help);
+	for (const struct reader *r = readers; r->name; r++) {
+		if (!r->options)
+			continue;
+		fprintf(out, "\n%s options (same as stackcollapse-%s.pl):\n%s", r->name, r->name,
+			r->options->help);
+		if (r->options->own_help)
+			fprintf(out, "\n%s options of flamekit's own (not the personality's):\n%s",
+				r->name, r->options->own_help);
+	}
 	fprintf(out, "\n"
 		"Input that is not in FORMAT is refused with exit status 2 and one line\n"
 		"saying what was expected and what was seen: binary input (a NUL byte, or\n"
@@ -76,6 +81,7 @@ static void collapse_usage(FILE *out)
 		"  perf record -F 99 -a -g -- sleep 10 && perf script > out.perf\n"
 		"  flamekit collapse perf out.perf > out.folded\n"
 		"  perf script | flamekit collapse perf --all -o out.folded\n"
+		"  flamekit collapse perf --weight samples out.perf > out.folded\n"
 		"  flamekit collapse perf --pid capture.txt.gz | grep mysqld\n"
 		"  flamekit collapse out.stacks > out.folded        # any known format\n"
 		"  flamekit collapse folded monday.folded tuesday.folded > both.folded  # summed\n");
@@ -229,7 +235,7 @@ int cmd_collapse(int argc, char **argv)
 	optind = 0;
 	opterr = 1;
 	int opt, status = -1;
-	struct option *long_options = reader__long_options(own_long_options, NULL);
+	struct option *long_options = reader__long_options(own_long_options, NULL, false);
 	while ((opt = getopt_long(argc, argv, "ho:j:", long_options, NULL)) != -1) {
 		if (opt == 'h' || opt == OPT_HELP) {
 			collapse_usage(stdout);
@@ -291,7 +297,7 @@ int cmd_perl_collapser(int argc, char **argv)
 	optind = 0;
 	opterr = 1;
 	int opt, status = -1;
-	struct option *long_options = reader__long_options(own_long_options, o.reader);
+	struct option *long_options = reader__long_options(own_long_options, o.reader, true);
 	/* Perl's Getopt::Long takes -pid as well as --pid, and lets options
 	 * follow file names: getopt_long_only with permutation does both. */
 	while ((opt = getopt_long_only(argc, argv, "", long_options, NULL)) != -1) {

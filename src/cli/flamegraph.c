@@ -20,6 +20,7 @@
 #include "../lib/progress.h"
 #include "../profile/profile.h"
 #include "../readers/folded.h"
+#include "../readers/perf.h"
 #include "../readers/reader.h"
 #include "../writers/svg.h"
 #include "../writers/svg_name_attributes.h"
@@ -33,6 +34,7 @@ struct flamegraph_options {
 	const char *palette_map_path;
 	const char *name_attributes_path;
 	const char *output;         /* -o FILE; NULL = stdout */
+	enum perf_weight weight;    /* --weight, for perf script text */
 	char **files;
 	int file_count;
 };
@@ -42,10 +44,17 @@ enum {
 	OPT_MINWIDTH, OPT_TITLE, OPT_SUBTITLE, OPT_NAMETYPE, OPT_COUNTNAME, OPT_NAMEATTR,
 	OPT_TOTAL, OPT_FACTOR, OPT_COLORS, OPT_BGCOLORS, OPT_HASH, OPT_RANDOM, OPT_CP,
 	OPT_REVERSE, OPT_INVERTED, OPT_FLAMECHART, OPT_NEGATE, OPT_NOTES, OPT_HELP, OPT_OUTPUT,
+	OPT_WEIGHT,
 };
 
-/* flamegraph.pl's options, one table for both ways in. */
+/* The options of `flamekit flamegraph`: flamekit's own first, so that
+ * flamegraph.pl's, which the personality takes, are the table from
+ * perl_long_options on. getopt, like Perl's Getopt::Long, takes a unique
+ * abbreviation: "w" is a row of its own so that `-w`, flamegraph.pl's
+ * --width, is not made ambiguous by --weight (an exact name wins). */
 static const struct option long_options[] = {
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "w", required_argument, NULL, OPT_WIDTH },
 	{ "fonttype", required_argument, NULL, OPT_FONTTYPE },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "height", required_argument, NULL, OPT_HEIGHT },
@@ -74,6 +83,7 @@ static const struct option long_options[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ NULL, 0, NULL, 0 },
 };
+static const struct option *const perl_long_options = long_options + 2;
 
 static const char options_help[] =
 	"  --title TEXT        title (default \"Flame Graph\")\n"
@@ -124,6 +134,11 @@ static void flamegraph_usage(FILE *out, bool perl_mode)
 		"Input that is neither is refused as `flamekit collapse` refuses it (exit\n"
 		"status 2, one line, no SVG); empty input gives the \"no valid input\" SVG.\n\n"
 		"options:\n%s"
+		"  --weight=samples    perf script text: count each sample once (\"samples\")\n"
+		"  --weight=period     perf script text: sum the samples' periods (\"periods\");\n"
+		"                      default: stackcollapse-perf.pl's sum (see `flamekit\n"
+		"                      collapse --help`). Folded stacks carry no unit: label\n"
+		"                      them with --countname periods\n"
 		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
 		"  -h, --help          show this help\n\n"
 		"In the SVG: hover a frame for its counts; click to zoom, Escape or \"Reset\n"
@@ -216,6 +231,7 @@ static int parse_option(struct flamegraph_options *o, int opt, const char *arg)
 	case OPT_NEGATE: s->negate = true; return 0;
 	case OPT_NOTES: s->notes = arg; return 0;
 	case OPT_OUTPUT: o->output = arg; return 0;
+	case OPT_WEIGHT: return perf_weight__parse(arg, &o->weight);
 	}
 	return -1;
 }
@@ -243,7 +259,16 @@ static struct profile *read_profile(struct flamegraph_options *o, struct input *
 		.result = &folded_result,
 	};
 	bool is_folded = reader == folded_reader;
-	struct read_context ctx = { .perl_mode = o->perl_mode };
+	const struct reader *perf_reader = reader__find("perf");
+	struct perf_read_options perf = { .weight = o->weight };
+	if (o->weight != PERF_WEIGHT_PERL && reader != perf_reader) {
+		error("--weight applies to perf script text, and %s is %s input; label "
+		      "folded counts with --countname, e.g. --countname periods",
+		      input__name(inputs[0]), reader->name);
+		return NULL;
+	}
+	struct read_context ctx = { .perl_mode = o->perl_mode,
+				    .options = reader == perf_reader ? &perf : NULL };
 	struct profile *profile;
 	if (is_folded) {
 		ctx.options = &folded;
@@ -367,7 +392,8 @@ static int flamegraph_main(int argc, char **argv, bool perl_mode)
 	/* Perl's Getopt::Long takes -title as well as --title, abbreviations, and
 	 * options after file names: getopt_long_only with permutation does all. */
 	const char *shorts = perl_mode ? "" : "ho:";
-	while ((opt = getopt_long_only(argc, argv, shorts, long_options, NULL)) != -1) {
+	const struct option *table = perl_mode ? perl_long_options : long_options;
+	while ((opt = getopt_long_only(argc, argv, shorts, table, NULL)) != -1) {
 		if (opt == OPT_HELP || opt == 'h') {
 			flamegraph_usage(stdout, perl_mode);
 			return 0;

@@ -40,7 +40,9 @@ struct perf_state {
 	struct spans pieces;
 	struct buf pname;
 	bool pname_defined;
-	uint64_t period;
+	uint64_t weight;       /* what the sample adds, as --weight says */
+	bool weight_is_period; /* ... and it is the period perf printed */
+	bool counted_period;   /* some sample added its period (the unit) */
 
 	struct buf event_filter;
 	bool event_defaulted, event_warned;
@@ -64,7 +66,8 @@ static void end_of_sample(struct perf_state *st)
 	if (!pname_true(st))
 		return; /* "ignore filtered samples" — the stack is kept, as in Perl */
 	stack_builder__unshift(&st->stack, st->pname.data, st->pname.len);
-	stack_builder__commit(&st->stack, st->period);
+	stack_builder__commit(&st->stack, st->weight);
+	st->counted_period |= st->weight_is_period;
 	st->pname_defined = false;
 	buf__reset(&st->pname);
 }
@@ -90,15 +93,34 @@ static void say_skipped_event(struct perf_state *st, struct span event)
 	read_context__print_once(st->ctx, skipped_event_tag, st->message.data, st->message.len);
 }
 
-static void handle_header(struct perf_state *st, const char *line, size_t len,
-			  struct span comm, struct span pid, struct span tid)
+/* --weight period on a sample header without a period: the read ends here.
+ * The period is read before the event name that ends the header; a
+ * tracepoint's header goes on with its fields, and its period is 1. */
+static int no_period(const struct input *in, const char *line, size_t len, bool has_event)
+{
+	char quoted[120];
+	quote_for_message(quoted, sizeof(quoted), line, len);
+	if (has_event)
+		return error("%s:%llu: no period in sample \"%s\" for --weight period; print "
+			     "periods with `perf script -F +period`, or use --weight samples",
+			     input__name(in), (unsigned long long)input__line_number(in), quoted);
+	return error("%s:%llu: sample \"%s\" does not end with \"PERIOD EVENT:\", so it has no "
+		     "period for --weight period (a tracepoint's fields follow its event, and "
+		     "its period is 1); use --weight samples",
+		     input__name(in), (unsigned long long)input__line_number(in), quoted);
+}
+
+/* 0, or -1 after an error (--weight period: no period). */
+static int handle_header(struct perf_state *st, const struct input *in, const char *line,
+			 size_t len, struct span comm, struct span pid, struct span tid)
 {
 	if (tid.len == 0 || span_eq(tid, "0")) { /* not $tid */
 		tid = pid;
 		pid = (struct span){ "?", 1 };
 	}
 	struct span period = { NULL, 0 }, event;
-	if (perf_line__event(line, len, &period, &event)) {
+	bool has_event = perf_line__event(line, len, &period, &event);
+	if (has_event) {
 		if (st->event_filter.len == 0) {
 			buf__append(&st->event_filter, event.p, event.len);
 			st->event_defaulted = true;
@@ -108,11 +130,26 @@ static void handle_header(struct perf_state *st, const char *line, size_t len,
 				say_skipped_event(st, event);
 				st->event_warned = true;
 			}
-			return;
+			return 0;
 		}
 	}
-	/* if (not $period) { $period = 1 } */
-	st->period = period.len == 0 || span_eq(period, "0") ? 1 : parse_u64(period);
+	switch (st->opt->weight) {
+	case PERF_WEIGHT_PERL:
+		/* if (not $period) { $period = 1 } */
+		st->weight_is_period = !(period.len == 0 || span_eq(period, "0"));
+		st->weight = st->weight_is_period ? parse_u64(period) : 1;
+		break;
+	case PERF_WEIGHT_SAMPLES:
+		st->weight = 1;
+		st->weight_is_period = false;
+		break;
+	case PERF_WEIGHT_PERIOD:
+		if (period.len == 0)
+			return no_period(in, line, len, has_event);
+		st->weight = parse_u64(period);
+		st->weight_is_period = true;
+		break;
+	}
 
 	buf__reset(&st->pname);
 	buf__append(&st->pname, comm.p, comm.len);
@@ -129,6 +166,7 @@ static void handle_header(struct perf_state *st, const char *line, size_t len,
 		if (st->pname.data[i] == ' ')
 			st->pname.data[i] = '_';
 	st->pname_defined = true;
+	return 0;
 }
 
 /* The line after a frame in `perf script -F+srcline` output: every
@@ -334,7 +372,8 @@ static int read_one(struct perf_state *st, struct input *in)
 		}
 		struct span a, b, c;
 		if (perf_line__header(line, len, &a, &b, &c)) {
-			handle_header(st, line, len, a, b, c);
+			if (handle_header(st, in, line, len, a, b, c) < 0)
+				return -1;
 		} else if (perf_line__frame(line, len, &a, &b, &c)) {
 			if (!pname_true(st))
 				continue; /* "ignore filtered samples" */
@@ -384,6 +423,7 @@ struct perf_reader {
 	const struct perf_read_options *opt;
 	struct buf event;      /* what every state starts filtering for, or "" */
 	bool event_defaulted;  /* it is the file's first event, not one given */
+	bool counted_period;   /* some state's sample added its period */
 };
 
 static void *perf_state_new(void *reader, unsigned part, struct read_context *ctx,
@@ -406,8 +446,8 @@ static void *perf_state_new(void *reader, unsigned part, struct read_context *ct
 
 static void perf_state_free(void *reader, void *state)
 {
-	(void)reader;
 	struct perf_state *st = state;
+	((struct perf_reader *)reader)->counted_period |= st->counted_period;
 	inline_resolver__free(st->inliner);
 	stack_builder__release(&st->stack);
 	free(st->pieces.v);
@@ -482,6 +522,10 @@ int perf_reader__read(struct read_context *ctx, struct input *const *inputs, siz
 		buf__append(&reader.event, reader.opt->event_filter, strlen(reader.opt->event_filter));
 	int err = parallel__read(ctx, inputs, count, &ops, &reader, profile);
 	buf__free(&reader.event);
+	/* what the values are: --weight's, or for the default what it added */
+	bool periods = reader.opt->weight == PERF_WEIGHT_PERIOD ||
+		       (reader.opt->weight == PERF_WEIGHT_PERL && reader.counted_period);
+	profile__set_unit(profile, periods ? PROFILE_PERIODS : PROFILE_SAMPLES);
 	return err;
 }
 
@@ -489,7 +533,7 @@ int perf_reader__read(struct read_context *ctx, struct input *const *inputs, siz
 
 enum {
 	OPT_PID = READER_OPTION_FIRST, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS,
-	OPT_INLINE, OPT_CONTEXT, OPT_SRCLINE, OPT_EVENT_FILTER,
+	OPT_INLINE, OPT_CONTEXT, OPT_SRCLINE, OPT_EVENT_FILTER, OPT_WEIGHT,
 };
 
 static const struct option perf_long_options[] = {
@@ -506,6 +550,24 @@ static const struct option perf_long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* flamekit's own: stackcollapse-perf.pl has no such option */
+static const struct option perf_own_long_options[] = {
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ NULL, 0, NULL, 0 },
+};
+
+int perf_weight__parse(const char *arg, enum perf_weight *out)
+{
+	if (strcmp(arg, "samples") == 0)
+		*out = PERF_WEIGHT_SAMPLES;
+	else if (strcmp(arg, "period") == 0)
+		*out = PERF_WEIGHT_PERIOD;
+	else
+		return error("--weight wants samples (each sample once) or period (the sum of "
+			     "the samples' periods), not '%s'", arg);
+	return 0;
+}
+
 static int parse_perf_option(void *options, int code, const char *arg)
 {
 	struct perf_read_options *p = options;
@@ -520,6 +582,7 @@ static int parse_perf_option(void *options, int code, const char *arg)
 	case OPT_CONTEXT: p->show_context = true; break;
 	case OPT_SRCLINE: p->srcline = true; break;
 	case OPT_EVENT_FILTER: p->event_filter = arg; break;
+	case OPT_WEIGHT: return perf_weight__parse(arg, &p->weight);
 	default:
 		return error("unknown perf option %d", code);
 	}
@@ -547,6 +610,15 @@ const struct reader_options perf_reader_options = {
 		"  --context           with --inline, add file:line to each function\n"
 		"  --srcline           the input is `perf script -F+srcline`: add file:line\n"
 		"  --event-filter=EV   collapse samples of event EV (default: the first seen)\n",
+	.own_long_options = perf_own_long_options,
+	.own_help =
+		"  --weight=samples    count each sample once (the counts are \"samples\")\n"
+		"  --weight=period     sum the samples' periods (the counts are \"periods\");\n"
+		"                      a sample without one is an error (perf script -F +period)\n"
+		"                      default: stackcollapse-perf.pl's sum, a sample's period\n"
+		"                      if perf printed one, else 1 (\"periods\" if any had one)\n"
+		"                      folded output has no unit: draw it with\n"
+		"                      flamekit flamegraph --countname periods (or samples)\n",
 	.names = "--pid, --tid, --kernel, ...",
 	.input = "perf script text",
 	.size = sizeof(struct perf_read_options),

@@ -12,6 +12,21 @@
 
 #include "reader.h"
 
+/*
+ * What a sample counts for: --weight. stackcollapse-perf.pl (since FlameGraph
+ * PR #250) adds up the period perf script printed in each sample header, and
+ * 1 for a header without one or with 0, and flamegraph.pl calls the sums
+ * "samples" (FlameGraph issue #326). The default keeps its sums, byte for
+ * byte, and names them: "periods" when some sample counted its period, else
+ * "samples" (the profile's unit); the other two count one thing only.
+ */
+enum perf_weight {
+	PERF_WEIGHT_PERL,     /* the default: the period printed, else 1 */
+	PERF_WEIGHT_SAMPLES,  /* --weight samples: 1 per sample */
+	PERF_WEIGHT_PERIOD,   /* --weight period: the period printed; a sample
+			       * without one ends the read with an error */
+};
+
 struct perf_read_options {
 	bool include_pid;    /* --pid: comm-PID */
 	bool include_tid;    /* --tid: comm-PID/TID */
@@ -22,7 +37,11 @@ struct perf_read_options {
 	bool show_context;   /* --context: with --inline, add file:line */
 	bool srcline;        /* --srcline: input has perf script -F+srcline lines */
 	const char *event_filter; /* NULL or "": the first event type seen */
+	enum perf_weight weight;  /* --weight; not the Perl tool's, so not the personality's */
 };
+
+/* --weight's value: "samples" or "period"; 0, or -1 after a message. */
+int perf_weight__parse(const char *arg, enum perf_weight *out);
 
 /* stackcollapse-perf.pl's options, into a struct perf_read_options. */
 extern const struct reader_options perf_reader_options;

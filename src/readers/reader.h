@@ -82,12 +82,16 @@ struct read_context {
  * The command passes each option it does not take itself to the reader
  * whose table lists it, into a zeroed struct of `size` bytes (the reader's
  * options struct, defaults all zero), and gives the chosen reader that
- * struct in read_context.options.
+ * struct in read_context.options. The Perl tool's options are one table;
+ * flamekit's own are another, which collapse takes and the personality
+ * does not (the Perl tool would refuse them, and so does its drop-in).
  */
 struct reader_options {
-	const struct option *long_options;  /* getopt_long rows, vals >= READER_OPTION_FIRST;
-					     * a zero row last */
+	const struct option *long_options;  /* the Perl tool's: getopt_long rows, vals >=
+					     * READER_OPTION_FIRST; a zero row last */
 	const char *help;                   /* one usage line per option */
+	const struct option *own_long_options; /* flamekit's own, the same way; NULL: none */
+	const char *own_help;               /* their usage lines; NULL: none */
 	const char *names;                  /* for messages: "--pid, --tid, --kernel, ..." */
 	const char *input;                  /* for messages: what they apply to */
 	size_t size;
@@ -167,8 +171,10 @@ const struct reader *reader__find(const char *name);
 /* The reader whose options list code, or NULL. */
 const struct reader *reader__owning_option(int code);
 /* A getopt_long table: the command's own rows (a zero row last), then the
- * options of `only` (NULL: of every reader). Caller frees. */
-struct option *reader__long_options(const struct option *own, const struct reader *only);
+ * options of `only` (NULL: of every reader), the Perl tools' only when
+ * perl_only (a personality's). Caller frees. */
+struct option *reader__long_options(const struct option *own, const struct reader *only,
+				    bool perl_only);
 /*
  * The reader for a command's inputs, each checked with reader__check_text():
  * `named`, or else the one the first input's content fits, or else

@@ -40,13 +40,20 @@ const struct reader *reader__find(const char *name)
 	return NULL;
 }
 
+static bool lists_option(const struct option *rows, int code)
+{
+	for (const struct option *o = rows; o && o->name; o++)
+		if (o->val == code)
+			return true;
+	return false;
+}
+
 const struct reader *reader__owning_option(int code)
 {
 	for (const struct reader *r = readers; r->name; r++)
-		for (const struct option *o = r->options ? r->options->long_options : NULL;
-		     o && o->name; o++)
-			if (o->val == code)
-				return r;
+		if (r->options && (lists_option(r->options->long_options, code) ||
+				   lists_option(r->options->own_long_options, code)))
+			return r;
 	return NULL;
 }
 
@@ -58,21 +65,28 @@ static size_t count_rows(const struct option *rows)
 	return n;
 }
 
-struct option *reader__long_options(const struct option *own, const struct reader *only)
+struct option *reader__long_options(const struct option *own, const struct reader *only,
+				    bool perl_only)
 {
 	size_t n = count_rows(own);
 	for (const struct reader *r = readers; r->name; r++)
 		if ((!only || r == only) && r->options)
-			n += count_rows(r->options->long_options);
+			n += count_rows(r->options->long_options) +
+			     (perl_only ? 0 : count_rows(r->options->own_long_options));
 	struct option *table = fk_calloc(n + 1, sizeof(*table));
 	size_t at = count_rows(own);
 	memcpy(table, own, at * sizeof(*table));
 	for (const struct reader *r = readers; r->name; r++) {
 		if ((only && r != only) || !r->options)
 			continue;
-		size_t rows = count_rows(r->options->long_options);
-		memcpy(table + at, r->options->long_options, rows * sizeof(*table));
-		at += rows;
+		const struct option *parts[] = { r->options->long_options,
+						 perl_only ? NULL : r->options->own_long_options };
+		for (size_t i = 0; i < 2; i++) {
+			size_t rows = count_rows(parts[i]);
+			if (rows)
+				memcpy(table + at, parts[i], rows * sizeof(*table));
+			at += rows;
+		}
 	}
 	return table;
 }

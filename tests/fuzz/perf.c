@@ -23,6 +23,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		opt.srcline = bits & 32;
 		opt.event_filter = (bits & 64) ? "cycles" : NULL;
 	}
+	if (size > 1) /* the second byte's bit 0 picks the mode, bits 1-2 the weight */
+		opt.weight = (enum perf_weight)(((unsigned)data[1] >> 1 & 3) % 3);
 	struct input *in = input__from_memory(data, size, "fuzz");
 	struct profile *p = profile__new(1, PROFILE_INTEGER);
 	struct read_context ctx = { .options = &opt, .perl_mode = size > 1 && (data[1] & 1) };
