@@ -462,7 +462,7 @@ static int record_run(struct record_options *o)
 		struct outdir_subject subject = {
 			o->pid_list, o->user, o->command ? o->command[0] : NULL,
 		};
-		if (outdir__write(o->outdir, started, &subject, profile) < 0)
+		if (outdir__write(o->outdir, started, &subject, profile, NULL) < 0)
 			goto cleanup;
 	} else if (writer__write_file(o->writer, profile, NULL, o->output_path) < 0) {
 		goto cleanup;
@@ -486,7 +486,7 @@ static int record_run(struct record_options *o)
 		size_t stop_count = user_unwinder__stops(r->unwinder, &stops);
 		missing_report__add_stops(missing, stops, stop_count);
 	}
-	missing_report__print(missing, stderr, stats.samples);
+	missing_report__print(missing, stderr, stats.samples, "samples");
 	if (o->sampler.verbose && r->unwinder) {
 		struct user_unwinder_stats u;
 		user_unwinder__stats(r->unwinder, &u);
