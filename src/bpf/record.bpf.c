@@ -135,6 +135,25 @@ static __always_inline void stat_add(__u32 which)
 		*value += 1;  /* per-CPU: no other writer */
 }
 
+/* Adds weight to key's count, making the key if it is new. */
+static __always_inline void count_key(const struct record_key *key, __u64 weight)
+{
+	__u64 *count = bpf_map_lookup_elem(&counts, key);
+
+	if (count) {
+		__sync_fetch_and_add(count, weight);
+		return;
+	}
+	long err = bpf_map_update_elem(&counts, key, &weight, BPF_NOEXIST);
+	if (err == -EEXIST) {  /* another CPU added it meanwhile */
+		count = bpf_map_lookup_elem(&counts, key);
+		if (count)
+			__sync_fetch_and_add(count, weight);
+	} else if (err) {
+		stat_add(RECORD_STAT_COUNTS_FULL);
+	}
+}
+
 static __always_inline __u64 mix(__u64 h, __u64 word)
 {
 	h ^= word;
@@ -240,6 +259,27 @@ static __always_inline int in_mount_namespaces(void)
 	return 1;  /* the filter needs record_task.bpf.o */
 }
 #endif
+
+/* record's filters (-p, -L, -u, --cgroupmap, --mntnsmap, -- COMMAND's pids)
+ * on the current task. */
+static __always_inline int current_wanted(__u32 pid, __u32 tid)
+{
+	if (config.filter_pids && !bpf_map_lookup_elem(&pids, &pid))
+		return 0;
+	if (config.filter_tids && !bpf_map_lookup_elem(&tids, &tid))
+		return 0;
+	if (config.filter_uid && (__u32)bpf_get_current_uid_gid() != config.uid)
+		return 0;
+	if (config.filter_cgroup) {
+		__u64 cgroup = bpf_get_current_cgroup_id();
+
+		if (!bpf_map_lookup_elem(&cgroup_filter, &cgroup))
+			return 0;
+	}
+	if (config.filter_mntns && !in_mount_namespaces())
+		return 0;
+	return 1;
+}
 
 /* The task's user registers come through bpf_task_pt_regs(): the verifier
  * needs the kernel's BTF for that, libbpf does not (there are no CO-RE
@@ -351,23 +391,10 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 pid = id >> 32, tid = (__u32)id;
 	struct record_key key = {};
-	__u64 one = 1, *count;
 
 	if (!config.include_idle && tid == 0)
 		return 0;
-	if (config.filter_pids && !bpf_map_lookup_elem(&pids, &pid))
-		return 0;
-	if (config.filter_tids && !bpf_map_lookup_elem(&tids, &tid))
-		return 0;
-	if (config.filter_uid && (__u32)bpf_get_current_uid_gid() != config.uid)
-		return 0;
-	if (config.filter_cgroup) {
-		__u64 cgroup = bpf_get_current_cgroup_id();
-
-		if (!bpf_map_lookup_elem(&cgroup_filter, &cgroup))
-			return 0;
-	}
-	if (config.filter_mntns && !in_mount_namespaces())
+	if (!current_wanted(pid, tid))
 		return 0;
 
 	stat_add(RECORD_STAT_SAMPLES);
@@ -387,20 +414,7 @@ int do_sample(struct bpf_perf_event_data *ctx)
 		key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
 	if (config.notify_new_pids && pid != 0)
 		note_new_pid(pid);
-
-	count = bpf_map_lookup_elem(&counts, &key);
-	if (count) {
-		__sync_fetch_and_add(count, 1);
-		return 0;
-	}
-	long err = bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST);
-	if (err == -EEXIST) {  /* another CPU added it meanwhile */
-		count = bpf_map_lookup_elem(&counts, &key);
-		if (count)
-			__sync_fetch_and_add(count, 1);
-	} else if (err) {
-		stat_add(RECORD_STAT_COUNTS_FULL);
-	}
+	count_key(&key, 1);
 	return 0;
 }
 
