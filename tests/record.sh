@@ -106,8 +106,9 @@ record_cpu() { # file name [system]
 
 # record_start ID ARGS...: flamekit record ARGS (no duration: record_finish
 # stops it) in the background, stdout and stderr in $record_dir/ID.out and
-# ID.err; returns once it samples (its "Sampling ..." line comes after the BPF
-# program is attached), or fails ID and returns 1 if it exits first.
+# ID.err; returns once it samples (its "Sampling ..." line, --off-cpu's
+# "Tracing ...", comes after the BPF program is attached), or fails ID and
+# returns 1 if it exits first.
 # "${record_via[@]}", when a caller sets it, is the command that runs
 # flamekit (e.g. in a mount namespace).
 record_start() {
@@ -117,7 +118,7 @@ record_start() {
 	${record_via+"${record_via[@]}"} "$BUILD/flamekit" record "$@" > "$record_dir/$id.out" 2> "$err" &
 	local pid=$!
 	record_args[$id]="$*"
-	until grep -q '^Sampling ' "$err"; do
+	until grep -Eq '^(Sampling|Tracing) ' "$err"; do
 		if ! kill -0 "$pid" 2> /dev/null; then
 			wait "$pid"
 			local rc=$?
@@ -227,6 +228,51 @@ record_check_share() { # file name
 			else if (100 * x / (x + y) < 65 || 100 * x / (x + y) > 75)
 				printf "seventy() has %.1f%% of seventy+thirty of %s, expected 70 ± 5; ", 100 * x / (x + y), name
 		}' "$1"
+}
+
+# --- judging off-CPU time --------------------------------------------------------
+
+# Microseconds off CPU of comm fk-offcpu in folded FILE whose blocked stack
+# (the part before a "--" frame) has the frame FUNCTION; without FUNCTION,
+# all of them.
+record_blocked() { # file [function]
+	awk -v fn="${2:-}" '
+		{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); if (f[1] != "fk-offcpu") next
+		  hit = fn == ""; for (i = 2; i <= k && f[i] != "--"; i++) if (f[i] == fn) hit = 1
+		  if (hit) s += n }
+		END { print s + 0 }' "$1"
+}
+
+# The workload's own account of NAME's blocks (fk-offcpu's FK_BLOCK_REPORT):
+# microseconds; with WHAT "blocks" their number, "1ms" and "5ms" the
+# microseconds in blocks of 1 ms and 5 ms or more, "under-5ms" the rest.
+record_block_report() { # file name [what]
+	awk -v name="$2" -v what="${3:-us}" '
+		$1 == name { s += what == "blocks" ? $3 : what == "1ms" ? $4 : what == "5ms" ? $5 : what == "under-5ms" ? $2 - $5 : $2 }
+		END { print s + 0 }' "$1" 2> /dev/null || echo 0
+}
+
+# N is within 5% of EXPECTED (> 0).
+record_near5() { # n expected
+	awk -v n="$1" -v e="$2" 'BEGIN { exit !(e > 0 && n >= 0.95 * e && n <= 1.05 * e) }'
+}
+
+# The colour of the frames titled NAME in an SVG: "aqua" (--colors chain's
+# wakers), "blue" (io, and chain's blocked frames), or their rgb() values.
+record_svg_fill() { # svg name
+	sed -n "s/.*<title>$2 ([^<]*<\/title><rect [^>]*fill=\"rgb(\([0-9,]*\))\".*/\1/p" "$1" | sort -u | awk -F, '
+		{ kind = $2 == $3 && $3 > $1 ? "aqua" : $1 == $2 && $3 > $2 ? "blue" : "rgb(" $0 ")"
+		  if (seen != "" && seen != kind) kind = seen "+" kind; seen = kind }
+		END { print seen == "" ? "none" : seen }'
+}
+
+# FUNCTION's blocked time in FILE is its own account's ±5% (of the blocks
+# of WHAT: see record_block_report).
+record_check_blocked() { # file report function [what]
+	local got want
+	got=$(record_blocked "$1" "$3") want=$(record_block_report "$2" "$3" "${4:-us}")
+	record_near5 "$got" "$want" ||
+		echo "$3() was off CPU $got us, the workload timed $want us${4:+ in blocks ${4/-/ }} (± 5%); "
 }
 
 # record_judge ID PROBLEMS: passes ID if nothing is wrong.
@@ -658,6 +704,140 @@ record_map_via() { # test key-size id value-size
 		shift 7 && exec "$@"' sh "$record_dir/bpffs" "$record_bpftool" "$2" "$4" "fk_$1" "$key" "$value")
 }
 
+# --off-cpu, against fk-offcpu's own account of its blocks (it times each
+# one): its main thread blocks 7 ms in seventy(), 3 ms in thirty() (woken by
+# feed() of its feeder thread) and 0.1 ms in brief(), 300 times each. Five
+# recordings of one run:
+# - -f: each function's off-CPU time within 5% of what the workload timed,
+#   seventy()'s share of seventy + thirty within 5 points of the workload's,
+#   and all of the main thread's within 5% of the workload's total;
+# - --min-block 1000: no brief() (but for blocks that the workload timed at
+#   1 ms or more: a loaded machine delays some), seventy() and thirty() whole;
+# - --max-block 5000: no seventy() (1% of it at most: preemptions),
+#   thirty()'s blocks under 5 ms whole;
+# - --wakeups: thirty()'s blocks have feed() of fk-feeder as their waker
+#   (after a "--" frame, marked _[w]); seventy()'s, woken by a timer, do not;
+# - -o x.svg: counts in us, as many as the folded output's; with --wakeups
+#   the wakers' frames marked _[w] once (the SVG hides one mark, as
+#   flamegraph.pl does, and colours the marked frames aqua, the others blue);
+# - -o x.txt: bcc offcputime's report, its header saying the unit, read back
+#   by collapse bcc as the folded output.
+record_test_off_cpu() {
+	local report=$record_dir/fk-offcpu.blocks
+	rm -f "$report"
+	record_spawn fk-offcpu env FK_BLOCK_REPORT="$report" "$record_dir/bin/fk-offcpu" || return
+	local pid=${record_spawned[fk-offcpu]}
+	record_start off-cpu --off-cpu -f -p "$pid"
+	record_start off-cpu-min-block --off-cpu --min-block 1000 -f -p "$pid"
+	record_start off-cpu-max-block --off-cpu --max-block 5000 -f -p "$pid"
+	record_start off-cpu-wakeups --off-cpu --wakeups -f -p "$pid"
+	record_start off-cpu-svg --off-cpu -p "$pid" -o "$record_dir/off-cpu.svg"
+	record_start off-wake-svg --off-cpu --wakeups -p "$pid" -o "$record_dir/off-wake.svg"
+	record_start off-cpu-report --off-cpu -p "$pid" -o "$record_dir/off-cpu.txt"
+	record_finish
+	local problems precondition="" total
+	[[ $(record_block_report "$report" seventy blocks) == 300 && $(record_block_report "$report" thirty blocks) == 300 ]] ||
+		precondition="the workload did not time its 300 blocks of each kind: $(tr '\n' ' ' < "$report" 2> /dev/null); "
+	total=$(awk '$1 == "seventy" || $1 == "thirty" || $1 == "brief" { s += $2 } END { print s + 0 }' "$report" 2> /dev/null)
+
+	local out=$record_dir/off-cpu.out
+	if [[ -n ${record_done[off-cpu]:-} ]]; then
+		problems=$precondition$(record_check_only "$out" 'fk-offcpu|fk-feeder')
+		problems+=$(record_check_blocked "$out" "$report" seventy)$(record_check_blocked "$out" "$report" thirty)
+		problems+=$(awk -v x="$(record_blocked "$out" seventy)" -v y="$(record_blocked "$out" thirty)" \
+			-v wx="$(record_block_report "$report" seventy)" -v wy="$(record_block_report "$report" thirty)" 'BEGIN {
+			share = x + y ? 100 * x / (x + y) : 0; want = wx + wy ? 100 * wx / (wx + wy) : 0
+			if (share < want - 5 || share > want + 5)
+				printf "seventy() has %.1f%% of seventy + thirty, the workload timed %.1f%% (± 5); ", share, want }')
+		local all; all=$(record_blocked "$out")
+		record_near5 "$all" "$total" ||
+			problems+="fk-offcpu was off CPU $all us, the workload timed $total us blocked (± 5%); "
+		record_judge off-cpu "$problems"
+	fi
+
+	out=$record_dir/off-cpu-min-block.out
+	if [[ -n ${record_done[off-cpu-min-block]:-} ]]; then
+		problems=$precondition$(record_check_blocked "$out" "$report" seventy)$(record_check_blocked "$out" "$report" thirty)
+		local brief long seen
+		brief=$(record_blocked "$out" brief) long=$(record_block_report "$report" brief 1ms)
+		awk -v b="$brief" -v l="$long" 'BEGIN { exit !(b <= 1.05 * l + 100) }' ||
+			problems+="brief() was off CPU $brief us in blocks of 1 ms or more; the workload timed $long us of them; "
+		# (without --min-block, its short blocks are there to leave out)
+		seen=$(record_blocked "$record_dir/off-cpu.out" brief)
+		awk -v s="$seen" -v w="$(record_block_report "$report" brief)" 'BEGIN { exit !(s >= 0.5 * w && w > 0) }' ||
+			problems+="without --min-block, brief() was off CPU only $seen us: nothing to leave out; "
+		record_judge off-cpu-min-block "$problems"
+	fi
+
+	out=$record_dir/off-cpu-max-block.out
+	if [[ -n ${record_done[off-cpu-max-block]:-} ]]; then
+		problems=$precondition$(record_check_blocked "$out" "$report" thirty under-5ms)
+		# (a preemption in seventy(), on its way back from the sleep, is short)
+		local seventy; seventy=$(record_blocked "$out" seventy)
+		awk -v s="$seventy" -v w="$(record_block_report "$report" seventy)" 'BEGIN { exit !(s <= 0.01 * w) }' ||
+			problems+="seventy() was off CPU $seventy us, though its blocks of 7 ms are above --max-block 5000; "
+		record_judge off-cpu-max-block "$problems"
+	fi
+
+	out=$record_dir/off-cpu-wakeups.out
+	if [[ -n ${record_done[off-cpu-wakeups]:-} ]]; then
+		problems=$precondition$(record_check_blocked "$out" "$report" thirty)
+		# the share of FUNCTION's time whose waker (after "--") has feed()
+		problems+=$(awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); if (f[1] != "fk-offcpu") next
+				fn = ""; fed = 0; waker = 0
+				for (i = 2; i <= k; i++) {
+					if (f[i] == "--") { waker = 1; continue }
+					if (!waker && (f[i] == "seventy" || f[i] == "thirty")) fn = f[i]
+					if (waker && f[i] !~ /_\[w\]$/) bad = $0
+					if (waker && f[i] == "feed_[w]") fed = 1
+				}
+				all[fn] += n; if (fed) by_feed[fn] += n }
+			END {
+				if (bad != "") printf "a waker frame without _[w]: %s; ", substr(bad, 1, 200)
+				if (!all["thirty"] || by_feed["thirty"] < 0.95 * all["thirty"])
+					printf "feed_[w] wakes %d of the %d us thirty() was off CPU, expected 95%% at least; ", by_feed["thirty"], all["thirty"]
+				if (!all["seventy"] || by_feed["seventy"] > 0.05 * all["seventy"])
+					printf "feed_[w] wakes %d of the %d us seventy() was off CPU, expected none; ", by_feed["seventy"], all["seventy"]
+			}' "$out")
+		record_judge off-cpu-wakeups "$problems"
+	fi
+
+	if [[ -n ${record_done[off-cpu-svg]:-} ]]; then
+		local drawn folded
+		drawn=$(sed -n 's/.*<title>all (\([0-9,]*\) us, 100%)<\/title>.*/\1/p' "$record_dir/off-cpu.svg" | tr -d ,)
+		folded=$(awk '{ n += $NF } END { print n + 0 }' "$record_dir/off-cpu.out")
+		if ! grep -q '<title>seventy (' "$record_dir/off-cpu.svg"; then
+			record_fail off-cpu-svg "no seventy() in off-cpu.svg"
+		elif [[ -z $drawn ]] || ! record_near5 "$drawn" "$folded"; then
+			record_fail off-cpu-svg "off-cpu.svg draws \"${drawn:-no} us\" in all, the -f recording of the same run $folded us (± 5%)"
+		elif ! grep -q 'Off-CPU Time Flame Graph' "$record_dir/off-cpu.svg"; then
+			record_fail off-cpu-svg "off-cpu.svg is not titled Off-CPU Time Flame Graph"
+		elif [[ -z ${record_done[off-wake-svg]:-} ]]; then
+			record_fail off-cpu-svg "no off-wake.svg (see the failure of flamekit record --wakeups)"
+		# (feed() is in the feeder's own blocked stacks too, in blue)
+		elif [[ $(record_svg_fill "$record_dir/off-wake.svg" feed) != *aqua* || $(record_svg_fill "$record_dir/off-wake.svg" thirty) != blue ]] ||
+			grep -q '<title>[^<]*_\[w\] (' "$record_dir/off-wake.svg" || ! grep -q 'Off-Wake Time Flame Graph' "$record_dir/off-wake.svg"; then
+			record_fail off-cpu-svg "off-wake.svg has feed() $(record_svg_fill "$record_dir/off-wake.svg" feed) and thirty() $(record_svg_fill "$record_dir/off-wake.svg" thirty) (expected aqua and blue), a frame marked twice or another title: $(grep -o '<title>[^<]*_\[w\] ([^<]*' "$record_dir/off-wake.svg" | head -n 2)"
+		else
+			record_pass off-cpu-svg
+		fi
+	fi
+
+	if [[ -n ${record_done[off-cpu-report]:-} ]]; then
+		local header counted folded
+		header=$(head -n 1 "$record_dir/off-cpu.txt")
+		counted=$("$BUILD/flamekit" collapse bcc "$record_dir/off-cpu.txt" | awk '$1 ~ /^fk-offcpu;/ { n += $NF } END { print n + 0 }')
+		folded=$(record_blocked "$record_dir/off-cpu.out")
+		if [[ $header != "Tracing off-CPU time (us) of PID $pid by user + kernel stack (user stacks by frame pointers)... Hit Ctrl-C to end." ]]; then
+			record_fail off-cpu-report "the report begins \"$header\""
+		elif ! record_near5 "$counted" "$folded"; then
+			record_fail off-cpu-report "the report holds $counted us of fk-offcpu, the -f recording of the same run $folded us (± 5%)"
+		else
+			record_pass off-cpu-report
+		fi
+	fi
+}
+
 # Nothing flamekit loaded stays in the kernel after it exits: the BPF
 # programs, maps and links it held (its /proc/PID/fdinfo) are gone, even
 # though its command left a process behind that would have inherited them
@@ -717,6 +897,7 @@ record_table=(
 	"record_test_cgroupmap cgroupmap"
 	"record_test_mntnsmap mntnsmap"
 	"record_test_cleanup cleanup"
+	"record_test_off_cpu off-cpu off-cpu-min-block off-cpu-max-block off-cpu-wakeups off-cpu-svg off-cpu-report"
 )
 
 record_tests() {
@@ -738,7 +919,7 @@ record_tests() {
 	else
 		mkdir -p "$record_dir/bin" && chmod 755 "$SCRATCH" "$record_dir" "$record_dir/bin"
 		local flags="-O0 -fno-omit-frame-pointer -fno-inline" w
-		for w in fk-7030 fk-syscall fk-threads; do
+		for w in fk-7030 fk-syscall fk-threads fk-offcpu; do
 			# shellcheck disable=SC2086
 			if ! cc $flags -pthread -o "$record_dir/bin/$w" "$TOP/tests/workload/$w.c" 2> "$record_dir/cc.err"; then
 				for id in "${ids[@]}"; do

@@ -6,12 +6,19 @@
  * the filter maps, attaches do_sample to one cpu-clock perf event per CPU,
  * and reads `counts`, `stacks` and `stats` at the end. See record.h.
  *
+ * With --off-cpu, on_switch takes do_sample's place: on the scheduler's
+ * switch it keeps the key of a task that leaves the CPU, with the time, and
+ * when the task runs again adds the microseconds it was away to that key in
+ * `counts`; with --wakeups, on_waking keeps the waker's stacks for the key.
+ *
  * Built twice: record.bpf.o uses only the UAPI context and helpers, so
  * loading it needs no kernel BTF (and libbpf does not read the 5 MB
  * /sys/kernel/btf/vmlinux); record_task.bpf.o (RECORD_TASK_ACCESS) also reads
- * task_struct fields through CO-RE, for the mount-namespace filter and for
- * following the children of a profiled command.
+ * task_struct fields through CO-RE, for the mount-namespace filter, for
+ * following the children of a profiled command, and for --off-cpu (BTF
+ * tracepoints).
  */
+#include <stdbool.h>
 #include <linux/bpf.h>
 #include <linux/bpf_perf_event.h>
 #include <bpf/bpf_helpers.h>
@@ -109,6 +116,23 @@ struct {
 	__uint(max_entries, 16384);
 } stack_ends SEC(".maps");
 
+/* --off-cpu: the tasks off CPU, by tid, with the key their time goes to;
+ * a task that finds the map full is counted in `stats`. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, struct record_blocked);
+	__uint(max_entries, 1);  /* set by user space with --off-cpu */
+} blocked SEC(".maps");
+
+/* --wakeups: who woke each blocked task, by the wakee's tid. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, struct record_waker);
+	__uint(max_entries, 1);  /* set by user space with --wakeups */
+} wakers SEC(".maps");
+
 /* Replaced by the pinned maps of --cgroupmap and --mntnsmap, in bcc's layout
  * (bcc's containers.py): hashes keyed by cgroup v2 id (what
  * bpf_get_current_cgroup_id() returns, the inode number of the cgroup's
@@ -127,12 +151,37 @@ struct {
 	__uint(max_entries, 1024);
 } mntns_filter SEC(".maps");
 
-static __always_inline void stat_add(__u32 which)
+static __always_inline void stat_add_n(__u32 which, __u64 n)
 {
 	__u64 *value = bpf_map_lookup_elem(&stats, &which);
 
 	if (value)
-		*value += 1;  /* per-CPU: no other writer */
+		*value += n;  /* per-CPU: no other writer */
+}
+
+static __always_inline void stat_add(__u32 which)
+{
+	stat_add_n(which, 1);
+}
+
+/* Adds weight to key's count (a timer sample adds 1, a block its
+ * microseconds), making the key if it is new. */
+static __always_inline void count_key(const struct record_key *key, __u64 weight)
+{
+	__u64 *count = bpf_map_lookup_elem(&counts, key);
+
+	if (count) {
+		__sync_fetch_and_add(count, weight);
+		return;
+	}
+	long err = bpf_map_update_elem(&counts, key, &weight, BPF_NOEXIST);
+	if (err == -EEXIST) {  /* another CPU added it meanwhile */
+		count = bpf_map_lookup_elem(&counts, key);
+		if (count)
+			__sync_fetch_and_add(count, weight);
+	} else if (err) {
+		stat_add(RECORD_STAT_COUNTS_FULL);
+	}
 }
 
 static __always_inline __u64 mix(__u64 h, __u64 word)
@@ -206,7 +255,10 @@ struct nsproxy {
 } __attribute__((preserve_access_index));
 
 struct task_struct {
+	int pid;
 	int tgid;
+	unsigned int flags;
+	unsigned int __state;
 	struct nsproxy *nsproxy;
 } __attribute__((preserve_access_index));
 
@@ -240,6 +292,27 @@ static __always_inline int in_mount_namespaces(void)
 	return 1;  /* the filter needs record_task.bpf.o */
 }
 #endif
+
+/* record's filters (-p, -L, -u, --cgroupmap, --mntnsmap, -- COMMAND's pids)
+ * on the current task. */
+static __always_inline int current_wanted(__u32 pid, __u32 tid)
+{
+	if (config.filter_pids && !bpf_map_lookup_elem(&pids, &pid))
+		return 0;
+	if (config.filter_tids && !bpf_map_lookup_elem(&tids, &tid))
+		return 0;
+	if (config.filter_uid && (__u32)bpf_get_current_uid_gid() != config.uid)
+		return 0;
+	if (config.filter_cgroup) {
+		__u64 cgroup = bpf_get_current_cgroup_id();
+
+		if (!bpf_map_lookup_elem(&cgroup_filter, &cgroup))
+			return 0;
+	}
+	if (config.filter_mntns && !in_mount_namespaces())
+		return 0;
+	return 1;
+}
 
 /* The task's user registers come through bpf_task_pt_regs(): the verifier
  * needs the kernel's BTF for that, libbpf does not (there are no CO-RE
@@ -351,23 +424,10 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 pid = id >> 32, tid = (__u32)id;
 	struct record_key key = {};
-	__u64 one = 1, *count;
 
 	if (!config.include_idle && tid == 0)
 		return 0;
-	if (config.filter_pids && !bpf_map_lookup_elem(&pids, &pid))
-		return 0;
-	if (config.filter_tids && !bpf_map_lookup_elem(&tids, &tid))
-		return 0;
-	if (config.filter_uid && (__u32)bpf_get_current_uid_gid() != config.uid)
-		return 0;
-	if (config.filter_cgroup) {
-		__u64 cgroup = bpf_get_current_cgroup_id();
-
-		if (!bpf_map_lookup_elem(&cgroup_filter, &cgroup))
-			return 0;
-	}
-	if (config.filter_mntns && !in_mount_namespaces())
+	if (!current_wanted(pid, tid))
 		return 0;
 
 	stat_add(RECORD_STAT_SAMPLES);
@@ -387,21 +447,135 @@ int do_sample(struct bpf_perf_event_data *ctx)
 		key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
 	if (config.notify_new_pids && pid != 0)
 		note_new_pid(pid);
-
-	count = bpf_map_lookup_elem(&counts, &key);
-	if (count) {
-		__sync_fetch_and_add(count, 1);
-		return 0;
-	}
-	long err = bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST);
-	if (err == -EEXIST) {  /* another CPU added it meanwhile */
-		count = bpf_map_lookup_elem(&counts, &key);
-		if (count)
-			__sync_fetch_and_add(count, 1);
-	} else if (err) {
-		stat_add(RECORD_STAT_COUNTS_FULL);
-	}
+	count_key(&key, 1);
 	return 0;
 }
+
+#ifdef RECORD_TASK_ACCESS
+#define PF_KTHREAD 0x00200000
+
+/* before Linux 5.14, task_struct.__state was task_struct.state, a long */
+struct task_struct___state_long {
+	long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 task_state(struct task_struct *task)
+{
+	if (bpf_core_field_exists(task->__state))
+		return BPF_CORE_READ(task, __state);
+	return BPF_CORE_READ((struct task_struct___state_long *)task, state);
+}
+
+/* prev, the current task, leaves the CPU: if record wants it, keep its key
+ * and the time in `blocked`. The state is the one the switch reports: a
+ * preempted task is running, whatever state it had set. */
+static __always_inline void task_leaves(void *ctx, bool preempt, struct task_struct *prev,
+					__u64 now)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 pid = id >> 32, tid = (__u32)id;
+
+	if (tid == 0 || !current_wanted(pid, tid))
+		return;  /* the idle task is off CPU exactly while others run */
+	if (config.filter_cpu && bpf_get_smp_processor_id() != config.cpu)
+		return;
+	__u32 state = preempt ? RECORD_TASK_RUNNING : task_state(prev);
+	if (state & RECORD_TASK_DEAD)
+		return;  /* exiting: it never comes back */
+	if (config.filter_state && (config.state ? !(state & config.state) : state != 0))
+		return;
+	__u32 flags = BPF_CORE_READ(prev, flags);
+	if (config.user_threads_only && (flags & PF_KTHREAD))
+		return;
+	if (config.kernel_threads_only && !(flags & PF_KTHREAD))
+		return;
+
+	struct record_blocked b = {};
+	b.time = now;
+	b.key.pid = pid;
+	if (config.per_thread)
+		b.key.tid = tid;
+	if (config.slice_ns)
+		b.key.slice = (now - config.start_ns) / config.slice_ns;
+	bpf_get_current_comm(b.key.comm, sizeof(b.key.comm));
+	if (config.kernel_stacks)
+		b.key.kernel_stack = store_stack(ctx, 0);
+	if (config.user_stacks && !(flags & PF_KTHREAD))
+		b.key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
+	if (config.notify_new_pids)
+		note_new_pid(pid);
+	if (bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
+		stat_add(RECORD_STAT_BLOCKED_FULL);
+}
+
+/* next runs again: the microseconds since it left go to its key, with its
+ * waker's stacks under --wakeups. Only this CPU touches next's entries
+ * now: it is neither leaving nor can it be woken while it runs. */
+static __always_inline void task_returns(struct task_struct *next, __u64 now)
+{
+	__u32 tid = BPF_CORE_READ(next, pid);
+	struct record_blocked *b = bpf_map_lookup_elem(&blocked, &tid);
+
+	if (!b)
+		return;  /* not wanted, or it left before the recording began */
+	struct record_key key = b->key;
+	__u64 left = b->time;
+	bpf_map_delete_elem(&blocked, &tid);
+	struct record_waker *w = config.wakeups ? bpf_map_lookup_elem(&wakers, &tid) : NULL;
+	if (w) {
+		key.waker_pid = w->pid;
+		key.waker_user_stack = w->user_stack;
+		key.waker_kernel_stack = w->kernel_stack;
+		__builtin_memcpy(key.waker_comm, w->comm, sizeof(key.waker_comm));
+		bpf_map_delete_elem(&wakers, &tid);
+	}
+	if (now < left)
+		return;
+	__u64 us = (now - left) / 1000;
+	if (us < config.min_block_us || us > config.max_block_us)
+		return;
+	stat_add(RECORD_STAT_SAMPLES);
+	stat_add_n(RECORD_STAT_OFF_CPU_US, us);
+	count_key(&key, us);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	task_returns(next, now);
+	task_leaves(ctx, preempt, prev, now);
+	return 0;
+}
+
+/*
+ * --wakeups: the waker of a task whose block is being timed. sched_waking,
+ * not sched_wakeup: it fires in the waker's context always, where a wakeup
+ * queued to another CPU fires sched_wakeup there, in whatever task runs
+ * (often the idle one). A wakeup from an interrupt (a timer's) names the
+ * task the interrupt came in, as bcc's offwaketime does.
+ */
+SEC("tp_btf/sched_waking")
+int BPF_PROG(on_waking, struct task_struct *p)
+{
+	__u32 tid = BPF_CORE_READ(p, pid);
+
+	if (!bpf_map_lookup_elem(&blocked, &tid))
+		return 0;
+	struct record_waker w = {};
+	w.pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(w.comm, sizeof(w.comm));
+	if (config.kernel_stacks)
+		w.kernel_stack = store_stack(ctx, 0);
+	if (config.user_stacks)
+		w.user_stack = store_stack(ctx, BPF_F_USER_STACK);
+	if (config.notify_new_pids && w.pid != 0)
+		note_new_pid(w.pid);
+	if (bpf_map_update_elem(&wakers, &tid, &w, BPF_ANY))
+		stat_add(RECORD_STAT_WAKERS_FULL);
+	return 0;
+}
+#endif
 
 char LICENSE[] SEC("license") = "GPL";

@@ -2,7 +2,9 @@
  * Types shared by the kernel side of `flamekit record` (record.bpf.c) and
  * user space (sampler/bpf_sampler.c). Plain fixed-size C, no kernel headers.
  *
- * The kernel counts samples in `counts`, keyed by record_key. A key names
+ * The kernel counts in `counts`, keyed by record_key: timer samples (each
+ * adds 1) or, with --off-cpu, the microseconds a task spent off CPU (each
+ * block adds its length to the key the task had when it left). A key names
  * its stacks by the 64-bit hash of their content; the frames themselves are
  * stored once per distinct stack in `stacks` (hash -> record_stack). Unlike a
  * BPF stack-trace map, where two stacks that hash to one bucket make the
@@ -26,9 +28,30 @@ struct record_key {
 	__u32 pid;          /* thread group id, as seen by the initial pid namespace */
 	__u32 tid;          /* thread id when sampling per thread, else 0 */
 	__u32 slice;        /* time slice number when config.slice_ns is set, else 0 */
-	__u32 reserved;
+	__u32 waker_pid;    /* --wakeups: the waker's thread group; 0: no waker known */
 	__u64 user_stack;   /* hash in `stacks`, or RECORD_STACK_NONE / _MISSED */
 	__u64 kernel_stack;
+	char comm[RECORD_COMM_LEN];
+	/* --wakeups: the stacks and comm of the task that woke this one (all
+	 * zero without --wakeups, or when no wakeup was seen: a preempted task) */
+	__u64 waker_user_stack;
+	__u64 waker_kernel_stack;
+	char waker_comm[RECORD_COMM_LEN];
+};
+
+/* --off-cpu: a task that left the CPU, by tid in `blocked` until it runs
+ * again: when it left (bpf_ktime_get_ns()) and the key its time goes to. */
+struct record_blocked {
+	__u64 time;
+	struct record_key key;
+};
+
+/* --wakeups: who woke a blocked task, by the wakee's tid in `wakers` until
+ * the wakee runs. */
+struct record_waker {
+	__u32 pid;
+	__u32 reserved;
+	__u64 user_stack, kernel_stack;
 	char comm[RECORD_COMM_LEN];
 };
 
@@ -72,12 +95,15 @@ struct record_sample_buffer {
 
 /* Per-CPU counters in the `stats` array. */
 enum record_stat {
-	RECORD_STAT_SAMPLES,       /* samples that passed the filters */
+	RECORD_STAT_SAMPLES,       /* samples that passed the filters; --off-cpu: blocks counted */
 	RECORD_STAT_COUNTS_FULL,   /* dropped: `counts` had no room for a new key */
 	RECORD_STAT_STACKS_FULL,   /* a stack lost: `stacks` had no room */
 	RECORD_STAT_STACK_ERRORS,  /* a stack lost: bpf_get_stack() failed */
 	RECORD_STAT_PIDS_FULL,     /* a child not followed: `pids` had no room */
 	RECORD_STAT_SAMPLES_LOST,  /* dropped: `samples` (the copied stacks) was full */
+	RECORD_STAT_OFF_CPU_US,    /* --off-cpu: the microseconds of the blocks counted */
+	RECORD_STAT_BLOCKED_FULL,  /* a block not timed: `blocked` had no room */
+	RECORD_STAT_WAKERS_FULL,   /* a waker not kept: `wakers` had no room */
 	RECORD_STATS,
 };
 
@@ -99,8 +125,24 @@ struct record_config {
 	__u8 filter_mntns;         /* only tasks whose mount namespace is in `mntns_filter` */
 	__u8 notify_new_pids;      /* send each new pid to `new_pids` (for symbols) */
 	__u8 copy_user_stacks;     /* --unwind=dwarf: user stacks to `samples` */
-	__u8 reserved[5];
+	/* --off-cpu (on_switch, on_waking; the task build only) */
+	__u8 filter_cpu;           /* only tasks leaving CPU `cpu` */
+	__u8 filter_state;         /* only tasks leaving in `state` (bcc's --state) */
+	__u8 user_threads_only;
+	__u8 kernel_threads_only;
+	__u8 wakeups;              /* key blocks by their waker too */
 	__u64 samples_wakeup;      /* wake user space when `samples` holds this many bytes */
+	__u64 min_block_us;        /* blocks shorter than this are not counted */
+	__u64 max_block_us;        /* nor longer than this */
+	__u32 state;               /* bcc's --state: 0 matches running (preempted)
+				    * tasks, else a mask of task state bits */
+	__u32 cpu;
 };
+
+/* Task states, as include/linux/sched.h numbers them (bcc's --state). */
+#define RECORD_TASK_RUNNING         0x0000
+#define RECORD_TASK_INTERRUPTIBLE   0x0001
+#define RECORD_TASK_UNINTERRUPTIBLE 0x0002
+#define RECORD_TASK_DEAD            0x0080
 
 #endif

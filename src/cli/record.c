@@ -2,7 +2,9 @@
  * flamekit record: sample stacks with BPF, count them in the kernel, and
  * write the summary as bcc profile's report, folded stacks or a flame graph.
  * Options are bcc profile's (same letters, same meaning), plus -u, -o,
- * --outdir and `-- COMMAND`.
+ * --outdir and `-- COMMAND`; --off-cpu counts the time tasks spend off
+ * CPU instead, with bcc offcputime's filters (long options only: its -u,
+ * -k, -m and -M mean other things here or nothing).
  *
  * This file holds the options and the order of things; the parts are
  * sampler/workload.h (the command started for `--`), sampler/recording.h
@@ -36,6 +38,7 @@
 #include "../sampler/workload.h"
 #include "../symbolize/user_unwinder.h"
 #include "../writers/outdir.h"
+#include "../writers/svg.h"
 #include "../writers/writer.h"
 
 enum unwind_mode {
@@ -57,6 +60,7 @@ struct record_options {
 	char **command;                    /* after "--" */
 	bool frequency_given, period_given;
 	enum unwind_mode unwind;
+	const char *off_cpu_option;        /* the first option given that needs --off-cpu */
 };
 
 enum {
@@ -66,6 +70,13 @@ enum {
 	OPT_MNTNSMAP,
 	OPT_OUTDIR,
 	OPT_UNWIND,
+	OPT_OFF_CPU,   /* the options after it are its own */
+	OPT_MIN_BLOCK,
+	OPT_MAX_BLOCK,
+	OPT_STATE,
+	OPT_USER_THREADS_ONLY,
+	OPT_KERNEL_THREADS_ONLY,
+	OPT_WAKEUPS,
 };
 
 static const struct option record_long_options[] = {
@@ -88,6 +99,13 @@ static const struct option record_long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "outdir", required_argument, NULL, OPT_OUTDIR },
 	{ "unwind", required_argument, NULL, OPT_UNWIND },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "min-block", required_argument, NULL, OPT_MIN_BLOCK },
+	{ "max-block", required_argument, NULL, OPT_MAX_BLOCK },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "user-threads-only", no_argument, NULL, OPT_USER_THREADS_ONLY },
+	{ "kernel-threads-only", no_argument, NULL, OPT_KERNEL_THREADS_ONLY },
+	{ "wakeups", no_argument, NULL, OPT_WAKEUPS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -96,7 +114,8 @@ static const struct option record_long_options[] = {
 static void record_usage(FILE *out)
 {
 	fputs("usage: flamekit record [OPTIONS] [DURATION] [-- COMMAND [ARGS...]]\n\n"
-	      "Samples stacks on a timer with BPF and counts them in the kernel (needs root).\n"
+	      "Samples stacks on a timer with BPF and counts them in the kernel (needs root);\n"
+	      "with --off-cpu, counts the microseconds tasks spend off CPU instead.\n"
 	      "Runs for DURATION seconds, until COMMAND exits, or until Ctrl-C; then writes\n"
 	      "bcc profile's report (default), folded stacks (-f) or what -o names.\n\n"
 	      "what to sample (default: every process on every CPU):\n"
@@ -105,7 +124,7 @@ static void record_usage(FILE *out)
 	      "  -u, --user USER           processes of USER, also ones started meanwhile\n"
 	      "  -- COMMAND [ARGS...]      start COMMAND, profile it and its children,\n"
 	      "                            stop when it exits\n"
-	      "  -C, --cpu CPU             this CPU only\n"
+	      "  -C, --cpu CPU             this CPU only (--off-cpu: tasks that leave it)\n"
 	      "  -I, --include-idle        include the idle task (pid 0)\n"
 	      "      --cgroupmap PATH      tasks in the cgroups of this pinned BPF map\n"
 	      "      --mntnsmap PATH       tasks in the mount namespaces of this pinned map\n\n"
@@ -123,6 +142,29 @@ static void record_usage(FILE *out)
 	      "      --perf-max-stack-depth N  frames kept per stack walked in the kernel\n"
 	      "                            (default and most 127; copied user stacks keep\n"
 	      "                            up to 1024)\n\n"
+	      "off-CPU time (as bcc offcputime and offwaketime; needs the kernel's BTF):\n"
+	      "      --off-cpu             count the microseconds each task is off CPU (asleep,\n"
+	      "                            blocked, or waiting to run) by the stacks it left\n"
+	      "                            with; user stacks by frame pointers (copying them\n"
+	      "                            at every switch would cost too much), so code\n"
+	      "                            built without them loses frames, often the\n"
+	      "                            caller of a libc system call\n"
+	      "      --min-block US        only blocks of at least US microseconds (default 1)\n"
+	      "      --max-block US        only blocks of at most US microseconds\n"
+	      "      --state STATE         only tasks that left the CPU in STATE: any (the\n"
+	      "                            default), running (preempted), interruptible\n"
+	      "                            (S: sleeping, waiting on pipes, sockets, futexes),\n"
+	      "                            uninterruptible (D: disk I/O, some locks), or as\n"
+	      "                            bcc a number: 0 running, else a mask of task\n"
+	      "                            state bits (1 S, 2 D)\n"
+	      "      --user-threads-only   user threads only, no kernel threads\n"
+	      "      --kernel-threads-only kernel threads only\n"
+	      "      --wakeups             also by who woke the task: above a \"--\" frame,\n"
+	      "                            the waker's stacks leaf first and its comm, each\n"
+	      "                            frame marked _[w] (bcc offwaketime's layout)\n"
+	      "  The values are microseconds: the SVG's counts read \"us\", the report\n"
+	      "  begins with bcc's \"Tracing off-CPU time (us) ...\" line; an SVG is coloured\n"
+	      "  as --colors io (--wakeups: chain, wakers in aqua).\n\n"
 	      "output:\n"
 	      "  -f, --folded              folded stacks \"comm;user;...;kernel COUNT\"\n"
 	      "  -d, --delimited           a \"-\" frame between user and kernel stacks\n"
@@ -141,8 +183,22 @@ static void record_usage(FILE *out)
 	      "  sudo flamekit record -o flame.svg 10           # all CPUs, 10 s\n"
 	      "  sudo flamekit record -F 997 -p 1234 -f > app.folded\n"
 	      "  sudo flamekit record -o build.svg -- make -j2  # a command and its children\n"
-	      "  sudo flamekit record -u www-data --outdir /var/tmp/flames 30\n",
+	      "  sudo flamekit record -u www-data --outdir /var/tmp/flames 30\n"
+	      "  sudo flamekit record --off-cpu -p 1234 -o blocked.svg 10  # time off CPU\n"
+	      "  sudo flamekit record --off-cpu --wakeups --min-block 1000 -f -p 1234 10\n",
 	      out);
+}
+
+/* "--name" of a long option, by its getopt value. */
+static const char *long_option_name(int val)
+{
+	static char name[32];
+	for (const struct option *o = record_long_options; o->name; o++)
+		if (o->val == val) {
+			snprintf(name, sizeof name, "--%s", o->name);
+			break;
+		}
+	return name;
 }
 
 /* A whole number in [min, max] for option `name`. */
@@ -186,6 +242,65 @@ static int parse_id_list(const char *name, const char *arg, uint32_t **ids, size
 		status = error("%s wants a list of ids like 1234,5678, not '%s'", name, arg);
 	free(copy);
 	return status;
+}
+
+/* --state: a name, or bcc's number (0: running, else a mask of the state
+ * bits of include/linux/sched.h). */
+static int parse_state(const char *arg, struct bpf_sampler_options *s)
+{
+	static const struct { const char *name; uint32_t state; } names[] = {
+		{ "running", 0 },
+		{ "interruptible", 1 },    /* TASK_INTERRUPTIBLE */
+		{ "uninterruptible", 2 },  /* TASK_UNINTERRUPTIBLE */
+	};
+	unsigned long long n;
+
+	s->filter_state = strcmp(arg, "any") != 0;
+	if (!s->filter_state)
+		return 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(arg, names[i].name) == 0) {
+			s->state = names[i].state;
+			return 0;
+		}
+	if (arg[0] < '0' || arg[0] > '9')
+		return error("--state %s: expected any, running, interruptible, uninterruptible "
+			     "or a number (bcc's mask of task state bits)", arg);
+	if (parse_number("--state", arg, 0, UINT32_MAX, &n) < 0)
+		return -1;
+	s->state = (uint32_t)n;
+	return 0;
+}
+
+/* --off-cpu's options against each other and against the timer's. */
+static int check_off_cpu_options(const struct record_options *o)
+{
+	const struct bpf_sampler_options *s = &o->sampler;
+
+	if (!s->off_cpu) {
+		if (o->off_cpu_option)
+			return error("%s is for off-CPU time: add --off-cpu", o->off_cpu_option);
+		return 0;
+	}
+	if (o->frequency_given || o->period_given)
+		return error("%s sets the timer of on-CPU sampling, which --off-cpu does not "
+			     "use: it times every block", o->frequency_given ? "-F" : "-c");
+	if (s->include_idle)
+		return error("-I: the idle task is off CPU exactly while others run; drop -I "
+			     "with --off-cpu");
+	if (o->unwind == UNWIND_DWARF)
+		return error("--unwind=dwarf: --off-cpu walks user stacks by frame pointers "
+			     "(copying stacks at every context switch would cost too much): "
+			     "drop --unwind or give --unwind=fp");
+	if (s->min_block_us > s->max_block_us)
+		return error("--min-block %" PRIu64 " is above --max-block %" PRIu64 ": no block "
+			     "could count", s->min_block_us, s->max_block_us);
+	if (s->user_threads_only && s->kernel_threads_only)
+		return error("--user-threads-only and --kernel-threads-only exclude each other");
+	if (s->kernel_threads_only && !s->kernel_stacks)
+		return error("-U (user stacks only) with --kernel-threads-only: kernel threads "
+			     "have no user stacks");
+	return 0;
 }
 
 /* The writer -o names (or -f, or the report); -f with another one is a mistake. */
@@ -297,6 +412,24 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 			else
 				return error("--unwind %s: expected auto, fp or dwarf", optarg);
 			break;
+		case OPT_OFF_CPU: o->sampler.off_cpu = true; break;
+		case OPT_MIN_BLOCK:
+			if (parse_number("--min-block", optarg, 1, UINT64_MAX, &n) < 0)
+				return -1;
+			o->sampler.min_block_us = n;
+			break;
+		case OPT_MAX_BLOCK:
+			if (parse_number("--max-block", optarg, 1, UINT64_MAX, &n) < 0)
+				return -1;
+			o->sampler.max_block_us = n;
+			break;
+		case OPT_STATE:
+			if (parse_state(optarg, &o->sampler) < 0)
+				return -1;
+			break;
+		case OPT_USER_THREADS_ONLY: o->sampler.user_threads_only = true; break;
+		case OPT_KERNEL_THREADS_ONLY: o->sampler.kernel_threads_only = true; break;
+		case OPT_WAKEUPS: o->sampler.wakeups = true; break;
 		case 'h':
 			record_usage(stdout);
 			return 1;
@@ -307,6 +440,8 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 			return error("unknown option %s; see flamekit record --help",
 				     argv[optind - 1]);
 		}
+		if (opt > OPT_OFF_CPU && !o->off_cpu_option)
+			o->off_cpu_option = long_option_name(opt);
 	}
 	if (optind < dashes) {
 		char *end;
@@ -330,6 +465,8 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 #endif
 	if (o->frequency_given && o->period_given)
 		return error("-F (frequency) and -c (count) exclude each other: give one");
+	if (check_off_cpu_options(o) < 0)
+		return -1;
 	if (o->command && (o->pid_list || o->tid_list))
 		return error("-- COMMAND profiles the command it starts: drop -p/-L");
 	if (o->outdir && o->output_path)
@@ -351,8 +488,13 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 	return pick_writer(o);
 }
 
-static void print_header(const struct record_options *o)
+/* bcc's header line, without its newline: "Sampling at 49 Hertz of all
+ * threads by user + kernel stack for 5 secs.", or offcputime's "Tracing
+ * off-CPU time (us) of ..." (offwaketime's "Tracing blocked time (us) of
+ * ... off-CPU and waker stack"). */
+static void format_header(const struct record_options *o, struct buf *line)
 {
+	const struct bpf_sampler_options *s = &o->sampler;
 	struct buf what = BUF_INIT;
 
 	if (o->pid_list)
@@ -363,23 +505,31 @@ static void print_header(const struct record_options *o)
 		buf__printf(&what, "command %s and its children", o->command[0]);
 	else if (o->user)
 		buf__printf(&what, "user %s", o->user);
+	else if (s->off_cpu && (s->user_threads_only || s->kernel_threads_only))
+		buf__printf(&what, "%s threads", s->user_threads_only ? "user" : "kernel");
 	else
 		buf__printf(&what, "all threads");
-	if (o->sampler.period)
-		fprintf(stderr, "Sampling every %" PRIu64 " ns of CPU time of %s", o->sampler.period,
-			what.data);
+	const char *stacks = !s->kernel_stacks ? "user" : !s->user_stacks ? "kernel" :
+		"user + kernel";
+	if (s->off_cpu)
+		buf__printf(line, "Tracing %s time (us) of %s by %s %sstack%s",
+			    s->wakeups ? "blocked" : "off-CPU", what.data, stacks,
+			    s->wakeups ? "off-CPU and waker " : "",
+			    s->user_stacks ? " (user stacks by frame pointers)" : "");
+	else if (s->period)
+		buf__printf(line, "Sampling every %" PRIu64 " ns of CPU time of %s by %s stack",
+			    s->period, what.data, stacks);
 	else
-		fprintf(stderr, "Sampling at %u Hertz of %s", o->sampler.frequency, what.data);
-	fprintf(stderr, " by %s stack", !o->sampler.kernel_stacks ? "user" :
-		!o->sampler.user_stacks ? "kernel" : "user + kernel");
-	if (o->sampler.cpu >= 0)
-		fprintf(stderr, " on CPU#%d", o->sampler.cpu);
+		buf__printf(line, "Sampling at %u Hertz of %s by %s stack", s->frequency,
+			    what.data, stacks);
+	if (s->cpu >= 0)
+		buf__printf(line, " on CPU#%d", s->cpu);
 	if (o->duration > 0)
-		fprintf(stderr, " for %g secs.\n", o->duration);
+		buf__printf(line, " for %g secs.", o->duration);
 	else if (o->command)
-		fprintf(stderr, " until it exits... Hit Ctrl-C to end.\n");
+		buf__printf(line, " until it exits... Hit Ctrl-C to end.");
 	else
-		fprintf(stderr, "... Hit Ctrl-C to end.\n");
+		buf__printf(line, "... Hit Ctrl-C to end.");
 	buf__free(&what);
 }
 
@@ -406,6 +556,39 @@ static bool choose_dwarf(const struct record_options *o)
 #endif
 }
 
+/*
+ * Writes the profile where the options say. An off-CPU profile is labelled
+ * as FlameGraph's off-CPU graphs are (titled, blue: --colors io; with
+ * wakers --colors chain, whose _[w] frames the profile has already), and
+ * its report starts with bcc's header, which says its counts are
+ * microseconds; the SVG's counts read "us" from the profile's unit.
+ */
+static int write_output(const struct record_options *o, time_t started,
+			const struct profile *profile, const char *header)
+{
+	const struct bpf_sampler_options *s = &o->sampler;
+	struct svg_options graph;
+	struct writer_options graph_labels = { .format = &graph }, labels = { 0 };
+
+	svg_options__init(&graph);
+	if (s->off_cpu) {
+		graph.title = s->wakeups ? "Off-Wake Time Flame Graph" : "Off-CPU Time Flame Graph";
+		graph.colors = s->wakeups ? "chain" : "io";
+		graph.chain_marked = s->wakeups;
+	}
+	if (o->outdir) {
+		struct outdir_subject subject = {
+			o->pid_list, o->user, o->command ? o->command[0] : NULL,
+		};
+		return outdir__write(o->outdir, started, &subject, profile, &graph_labels);
+	}
+	if (strcmp(o->writer->name, "svg") == 0)
+		labels = graph_labels;
+	else if (s->off_cpu && strcmp(o->writer->name, "bcc-report") == 0)
+		labels.title = header;
+	return writer__write_file(o->writer, profile, &labels, o->output_path);
+}
+
 static int record_run(struct record_options *o)
 {
 	sigset_t stop_signals, original_mask;
@@ -413,6 +596,7 @@ static int record_run(struct record_options *o)
 	struct recording *recording = NULL;
 	struct profile *profile = NULL;
 	struct missing_report *missing = NULL;
+	struct buf header = BUF_INIT;
 	uint32_t child_pid;
 	time_t started = time(NULL);
 	int status = EXIT_BAD_INPUT;
@@ -435,12 +619,14 @@ static int record_run(struct record_options *o)
 		o->sampler.pid_count = 1;
 		o->sampler.follow_children = true;
 	}
-	o->sampler.copy_user_stacks = o->sampler.user_stacks && choose_dwarf(o);
+	o->sampler.copy_user_stacks = o->sampler.user_stacks && !o->sampler.off_cpu &&
+				      choose_dwarf(o);
 	if (recording__new(&o->sampler, o->annotate, &recording) < 0)
 		goto cleanup;
 	if (workload && workload__release(workload) < 0)
 		goto cleanup;
-	print_header(o);
+	format_header(o, &header);
+	fprintf(stderr, "%s\n", header.data);
 	if (recording__run(recording, o->duration, workload, &stop_signals) < 0)
 		goto cleanup;
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
@@ -453,24 +639,31 @@ static int record_run(struct record_options *o)
 		.delimited = o->delimited,
 		.annotate = o->annotate,
 		.with_pids = strcmp(o->writer->name, "bcc-report") == 0 && !o->outdir,
+		.unit = o->sampler.off_cpu ? PROFILE_MICROSECONDS : PROFILE_SAMPLES,
+		.tracepoint_stacks = o->sampler.off_cpu,
 	};
 	missing = missing_report__new();
 	profile = sampled_profile__build(&naming, r->sampler, r->counts, r->processes, missing);
 	recording__free_sampler(recording);  /* the kernel's memory back before writing */
 
-	if (o->outdir) {
-		struct outdir_subject subject = {
-			o->pid_list, o->user, o->command ? o->command[0] : NULL,
-		};
-		if (outdir__write(o->outdir, started, &subject, profile) < 0)
-			goto cleanup;
-	} else if (writer__write_file(o->writer, profile, NULL, o->output_path) < 0) {
+	if (write_output(o, started, profile, header.data) < 0)
 		goto cleanup;
-	}
 
-	fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in %.1f s; "
-		"%" PRIu64 " lost\n", stats.samples, (uint64_t)profile__size(profile), r->elapsed,
-		stats.dropped + stats.stacks_lost + stats.copies_lost);
+	if (o->sampler.off_cpu)
+		fprintf(stderr, "flamekit: %" PRIu64 " blocks, %" PRIu64 " us off CPU, %" PRIu64
+			" distinct stacks in %.1f s; %" PRIu64 " lost\n", stats.samples,
+			stats.off_cpu_us, (uint64_t)profile__size(profile), r->elapsed,
+			stats.dropped + stats.stacks_lost + stats.blocks_lost);
+	else
+		fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in "
+			"%.1f s; %" PRIu64 " lost\n", stats.samples, (uint64_t)profile__size(profile),
+			r->elapsed, stats.dropped + stats.stacks_lost + stats.copies_lost);
+	if (stats.blocks_lost)
+		warning("%" PRIu64 " blocks not timed: more tasks were off CPU at once than "
+			"flamekit keeps (%d)", stats.blocks_lost, BPF_SAMPLER_OFF_CPU_TASKS);
+	if (stats.wakers_lost)
+		warning("%" PRIu64 " wakers not kept: more tasks were woken at once than "
+			"flamekit keeps (%d)", stats.wakers_lost, BPF_SAMPLER_OFF_CPU_TASKS);
 	if (stats.copies_lost)
 		warning("%" PRIu64 " samples dropped: flamekit fell behind the copied stacks "
 			"(a busy machine); lower -F or use --unwind=fp", stats.copies_lost);
@@ -486,7 +679,10 @@ static int record_run(struct record_options *o)
 		size_t stop_count = user_unwinder__stops(r->unwinder, &stops);
 		missing_report__add_stops(missing, stops, stop_count);
 	}
-	missing_report__print(missing, stderr, stats.samples);
+	if (o->sampler.off_cpu)
+		missing_report__print(missing, stderr, stats.off_cpu_us, "off-CPU microseconds");
+	else
+		missing_report__print(missing, stderr, stats.samples, "samples");
 	if (o->sampler.verbose && r->unwinder) {
 		struct user_unwinder_stats u;
 		user_unwinder__stats(r->unwinder, &u);
@@ -504,6 +700,7 @@ cleanup:
 	recording__free(recording);
 	profile__free(profile);
 	missing_report__free(missing);
+	buf__free(&header);
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
 	return status;
 }
@@ -518,6 +715,8 @@ int cmd_record(int argc, char **argv)
 			.kernel_stacks = true,
 			.stack_storage_size = 16384,
 			.max_stack_depth = BPF_SAMPLER_MAX_STACK_DEPTH,
+			.min_block_us = 1,
+			.max_block_us = UINT64_MAX,
 		},
 	};
 	int parsed = parse_record_options(&o, argc, argv);

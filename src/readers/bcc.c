@@ -41,8 +41,8 @@ static bool match_process(struct span line, struct span *comm)
 /* bcc's messages around the report: not data. */
 static bool is_bcc_message(struct span line)
 {
-	static const char *const starts[] = { "Sampling at ", "WARNING: ", "Hit Ctrl-C",
-					      "failed to get syms", NULL };
+	static const char *const starts[] = { "Sampling at ", "Tracing ", "WARNING: ",
+					      "Hit Ctrl-C", "failed to get syms", NULL };
 	for (const char *const *s = starts; *s; s++)
 		if (line.len >= strlen(*s) && memcmp(line.p, *s, strlen(*s)) == 0)
 			return true;

@@ -43,10 +43,12 @@ struct bpf_sampler {
 	struct bpf_object *obj;
 	struct record_config *config;
 	struct bpf_program *sample_program, *fork_program;  /* fork_program: only with -- COMMAND */
+	struct bpf_program *switch_program, *waking_program;  /* only with off_cpu, wakeups */
 	struct bpf_map *counts, *stacks, *stats, *pids, *tids, *new_pids, *samples;
 	struct bpf_map *sample_buffers, *stack_ends;
 	struct { uint32_t tid; uint64_t end; } *known_ends;  /* what stack_ends holds, mostly */
 	struct bpf_map *cgroup_filter, *mntns_filter;
+	struct bpf_map *blocked, *wakers;
 
 	struct bpf_link **links;     /* one per CPU, and the fork tracer's */
 	size_t link_count;
@@ -188,6 +190,8 @@ static struct bpf_object *open_object(struct bpf_sampler *s, bool task_access)
 		if (s->task) {
 			s->config = &s->task->rodata->config;
 			s->fork_program = s->task->progs.follow_fork;
+			s->switch_program = s->task->progs.on_switch;
+			s->waking_program = s->task->progs.on_waking;
 			return s->obj = s->task->obj;
 		}
 	} else {
@@ -198,6 +202,12 @@ static struct bpf_object *open_object(struct bpf_sampler *s, bool task_access)
 		}
 	}
 	return NULL;
+}
+
+static void disable_program(struct bpf_program **program)
+{
+	bpf_program__set_autoload(*program, false);
+	*program = NULL;
 }
 
 /* The options as the kernel side's const volatile knobs. */
@@ -219,6 +229,15 @@ static void set_config(struct record_config *c, const struct bpf_sampler_options
 	c->slice_ns = o->slice_ns;
 	c->copy_user_stacks = o->copy_user_stacks;
 	c->samples_wakeup = ring_bytes / 16;
+	c->filter_cpu = o->off_cpu && o->cpu >= 0;
+	c->cpu = o->cpu >= 0 ? (uint32_t)o->cpu : 0;
+	c->filter_state = o->filter_state;
+	c->state = o->state;
+	c->user_threads_only = o->user_threads_only;
+	c->kernel_threads_only = o->kernel_threads_only;
+	c->wakeups = o->wakeups;
+	c->min_block_us = o->min_block_us;
+	c->max_block_us = o->max_block_us;
 }
 
 /* Map sizes from the options; 0, or a negative errno from libbpf. */
@@ -238,12 +257,16 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 		err = bpf_map__set_max_entries(s->pids, o->pid_count);
 	if (!err && o->tid_count > bpf_map__max_entries(s->tids))
 		err = bpf_map__set_max_entries(s->tids, o->tid_count);
+	if (!err && o->off_cpu)
+		err = bpf_map__set_max_entries(s->blocked, BPF_SAMPLER_OFF_CPU_TASKS);
+	if (!err && o->wakeups)
+		err = bpf_map__set_max_entries(s->wakers, BPF_SAMPLER_OFF_CPU_TASKS);
 	return err;
 }
 
 int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **out)
 {
-	bool task_access = o->follow_children || o->mntns_map;
+	bool task_access = o->follow_children || o->mntns_map || o->off_cpu;
 	uint32_t ring_bytes = samples_ring_bytes();
 	struct bpf_sampler *s = NULL;
 	int err;
@@ -256,9 +279,9 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	if ((task_access || o->copy_user_stacks) && access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
 		err = error("%s needs the kernel's BTF (/sys/kernel/btf/vmlinux is missing): "
 			    "use a kernel built with CONFIG_DEBUG_INFO_BTF%s",
-			    o->mntns_map ? "--mntnsmap" : o->follow_children ?
-			    "profiling a command" : "--unwind=dwarf",
-			    o->mntns_map ? "" : o->follow_children ?
+			    o->off_cpu ? "--off-cpu" : o->mntns_map ? "--mntnsmap" :
+			    o->follow_children ? "profiling a command" : "--unwind=dwarf",
+			    o->off_cpu || o->mntns_map ? "" : o->follow_children ?
 			    ", or start the command and use -p PID" : ", or use --unwind=fp");
 		goto cleanup;
 	}
@@ -285,6 +308,8 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	s->stack_ends = bpf_object__find_map_by_name(s->obj, "stack_ends");
 	s->cgroup_filter = bpf_object__find_map_by_name(s->obj, "cgroup_filter");
 	s->mntns_filter = bpf_object__find_map_by_name(s->obj, "mntns_filter");
+	s->blocked = bpf_object__find_map_by_name(s->obj, "blocked");
+	s->wakers = bpf_object__find_map_by_name(s->obj, "wakers");
 	set_config(s->config, o, ring_bytes);
 
 	err = size_maps(s, o);
@@ -310,11 +335,16 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 		err = -1;
 		goto cleanup;
 	}
-	/* The task build also serves --mntnsmap alone: then its fork tracer is
-	 * neither loaded nor attached. */
-	if (s->fork_program && !o->follow_children) {
-		bpf_program__set_autoload(s->fork_program, false);
-		s->fork_program = NULL;
+	/* The task build serves --mntnsmap, -- COMMAND and --off-cpu: the
+	 * programs not asked for are neither loaded nor attached. */
+	if (s->task) {
+		bpf_program__set_autoload(s->sample_program, !o->off_cpu);
+		if (!o->follow_children)
+			disable_program(&s->fork_program);
+		if (!o->off_cpu)
+			disable_program(&s->switch_program);
+		if (!o->wakeups)
+			disable_program(&s->waking_program);
 	}
 
 	err = s->task ? record_task_bpf__load(s->task) : record_bpf__load(s->plain);
@@ -373,6 +403,18 @@ static int explain_perf_failure(int err, int cpu, unsigned frequency)
 	return error("perf_event_open on CPU %d: %s", cpu, strerror(err));
 }
 
+/* Attaches a program to its tracepoint (NULL: not loaded, nothing to do). */
+static int attach_tracer(struct bpf_sampler *s, struct bpf_program *program, const char *what)
+{
+	if (!program)
+		return 0;
+	s->links[s->link_count] = bpf_program__attach(program);
+	if (!s->links[s->link_count])
+		return error("could not trace %s: %s", what, strerror(errno));
+	s->link_count++;
+	return 0;
+}
+
 int bpf_sampler__attach(struct bpf_sampler *s)
 {
 	int *cpus;
@@ -393,18 +435,16 @@ int bpf_sampler__attach(struct bpf_sampler *s)
 				     "/sys/devices/system/cpu/online)", s->cpu);
 		}
 	}
-	s->links = fk_calloc(cpu_count + 1, sizeof(*s->links));
-	if (s->fork_program) {
-		s->links[s->link_count] = bpf_program__attach(s->fork_program);
-		if (!s->links[s->link_count]) {
-			err = -errno;
-			free(cpus);
-			return error("could not trace new processes (sched_process_fork): %s",
-				     strerror(-err));
-		}
-		s->link_count++;
+	s->links = fk_calloc(cpu_count + 3, sizeof(*s->links));
+	if (attach_tracer(s, s->fork_program, "new processes (sched_process_fork)") < 0 ||
+	    attach_tracer(s, s->switch_program, "the scheduler's switches (sched_switch)") < 0 ||
+	    attach_tracer(s, s->waking_program, "wakeups (sched_waking)") < 0) {
+		free(cpus);
+		bpf_sampler__detach(s);
+		return -1;
 	}
-	for (size_t i = 0; i < cpu_count; i++) {
+	/* off-CPU time: the switch tracer takes the clock events' place */
+	for (size_t i = 0; i < cpu_count && !s->switch_program; i++) {
 		if (s->cpu >= 0 && cpus[i] != s->cpu)
 			continue;
 		int fd = open_clock_event(s->frequency, s->period, cpus[i]);
@@ -549,12 +589,27 @@ void bpf_sampler__kernel_stack(struct bpf_sampler *s, uint64_t hash, uint64_t *i
 	free(buffer);
 }
 
+/* A key's waker: known when the kernel saw a wakeup (a comm is never empty). */
+static void read_waker(struct bpf_sampler *s, const struct record_key *key,
+		       struct record_stack *user, struct record_stack *kernel,
+		       struct sampled_waker *out)
+{
+	out->known = key->waker_comm[0] != 0;
+	out->pid = key->waker_pid;
+	memcpy(out->comm, key->waker_comm, sizeof(key->waker_comm));
+	out->comm[sizeof(out->comm) - 1] = 0;
+	lookup_stack(s, key->waker_user_stack, user, &out->user);
+	lookup_stack(s, key->waker_kernel_stack, kernel, &out->kernel);
+}
+
 int bpf_sampler__read(struct bpf_sampler *s,
 		      int (*on_key)(const struct sampled_key *key, void *arg), void *arg)
 {
 	struct record_key key, next;
 	struct record_stack *user = fk_calloc(1, sizeof(*user));
 	struct record_stack *kernel = fk_calloc(1, sizeof(*kernel));
+	struct record_stack *waker_user = fk_calloc(1, sizeof(*waker_user));
+	struct record_stack *waker_kernel = fk_calloc(1, sizeof(*waker_kernel));
 	int fd = bpf_map__fd(s->counts);
 	void *previous = NULL;
 	int result = 0;
@@ -575,12 +630,15 @@ int bpf_sampler__read(struct bpf_sampler *s,
 		sampled.count = count;
 		lookup_stack(s, key.user_stack, user, &sampled.user);
 		lookup_stack(s, key.kernel_stack, kernel, &sampled.kernel);
+		read_waker(s, &key, waker_user, waker_kernel, &sampled.waker);
 		result = on_key(&sampled, arg);
 		if (result)
 			break;
 	}
 	free(user);
 	free(kernel);
+	free(waker_user);
+	free(waker_kernel);
 	return result;
 }
 
@@ -603,6 +661,9 @@ int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
 	}
 	free(values);
 	stats->samples = sums[RECORD_STAT_SAMPLES];
+	stats->off_cpu_us = sums[RECORD_STAT_OFF_CPU_US];
+	stats->blocks_lost = sums[RECORD_STAT_BLOCKED_FULL];
+	stats->wakers_lost = sums[RECORD_STAT_WAKERS_FULL];
 	stats->dropped = sums[RECORD_STAT_COUNTS_FULL];
 	stats->stacks_lost = sums[RECORD_STAT_STACKS_FULL] + sums[RECORD_STAT_STACK_ERRORS];
 	stats->children_lost = sums[RECORD_STAT_PIDS_FULL];

@@ -1,7 +1,10 @@
 /*
  * The BPF sampler behind `flamekit record`: a perf_event BPF program on a
  * cpu-clock event per CPU that counts (process, user stack, kernel stack) in
- * kernel maps (src/bpf/record.bpf.c). User space only reads the summary.
+ * kernel maps (src/bpf/record.bpf.c); or, with off_cpu, a program on the
+ * scheduler's switch that adds to the same keys the microseconds each task
+ * spent off CPU (and with wakeups keys them by their waker's stacks too).
+ * User space only reads the summary.
  *
  * Lifecycle (each step prints one clear error line and returns -1):
  *
@@ -47,9 +50,26 @@ struct bpf_sampler_options {
 	bool copy_user_stacks;        /* user stacks copied out for unwinding in user space
 				       * (x86-64, kernel BTF), not walked by frame pointers */
 	bool verbose;                 /* pass libbpf's messages through */
+
+	/* Off-CPU time instead of timer samples (kernel BTF; frequency and
+	 * period unused; copy_user_stacks must be off: user stacks are walked
+	 * by frame pointers at every switch). A block counts when it lasted
+	 * min_block_us to max_block_us and the task left the CPU (cpu, when
+	 * not -1) in a state that matches: any with filter_state off, else
+	 * bcc's --state (0: running, i.e. preempted; else state & mask). */
+	bool off_cpu;
+	uint64_t min_block_us, max_block_us;
+	bool filter_state;
+	uint32_t state;
+	bool user_threads_only, kernel_threads_only;
+	bool wakeups;                 /* each block keyed by its waker too */
 };
 
 #define BPF_SAMPLER_MAX_STACK_DEPTH 127
+/* off_cpu: how many tasks may be off CPU at once, timed, and woken but not
+ * yet back. Every thread asleep is timed while it sleeps (a busy host has
+ * a few thousand); blocks and wakers beyond are counted as lost. */
+#define BPF_SAMPLER_OFF_CPU_TASKS 32768
 
 /* One counted key, as bpf_sampler__read() hands it over. Frames are leaf
  * first. A stack with missed set was there but could not be read or stored;
@@ -60,10 +80,21 @@ struct sampled_stack {
 	bool missed;
 };
 
+/* Who woke a blocked task (wakeups); known false when no wakeup was seen
+ * (a preempted task, or one woken before the recording began). */
+struct sampled_waker {
+	bool known;
+	uint32_t pid;
+	char comm[16];                /* NUL-terminated */
+	struct sampled_stack user, kernel;
+};
+
+/* count: samples, or off_cpu's microseconds off CPU. */
 struct sampled_key {
 	uint32_t pid, tid, slice;
 	char comm[16];                /* NUL-terminated */
 	struct sampled_stack user, kernel;
+	struct sampled_waker waker;
 	uint64_t count;
 };
 
@@ -86,11 +117,14 @@ struct bpf_sampler_callbacks {
 };
 
 struct bpf_sampler_stats {
-	uint64_t samples;             /* samples that passed the filters */
+	uint64_t samples;             /* samples that passed the filters; off_cpu: blocks counted */
+	uint64_t off_cpu_us;          /* off_cpu: the microseconds of those blocks */
 	uint64_t dropped;             /* samples not counted: the counts map was full */
 	uint64_t stacks_lost;         /* stacks missed: map full or read error */
 	uint64_t children_lost;       /* children not followed: pid map full */
 	uint64_t copies_lost;         /* samples dropped: the copied-stack ring was full */
+	uint64_t blocks_lost;         /* off_cpu: blocks not timed, too many tasks off CPU */
+	uint64_t wakers_lost;         /* wakeups: wakers not kept, too many at once */
 };
 
 struct bpf_sampler;

@@ -87,42 +87,42 @@ static const char *basename_of(const char *path)
 	return slash ? slash + 1 : path ? path : "?";
 }
 
-static void print_one(const struct missing *m, FILE *out, double share)
+static void print_one(const struct missing *m, FILE *out, double share, const char *what)
 {
 	const char *jit_fix = "run node with --perf-basic-prof, Java with -XX:+PreserveFramePointer "
 			      "and a perf map agent, Python 3.12+ with -X perf";
 	if (m->is_stop) {
 		switch (m->stop) {
 		case UNWIND_STOP_JIT:
-			fprintf(out, "flamekit: %5.1f%% of samples stop in JIT code: %s\n", share,
+			fprintf(out, "flamekit: %5.1f%% of %s stop in JIT code: %s\n", share, what,
 				jit_fix);
 			return;
 		case UNWIND_STOP_COPY_END:
-			fprintf(out, "flamekit: %5.1f%% of samples have stacks deeper than the 64 KB "
-				"copied: their roots are missing\n", share);
+			fprintf(out, "flamekit: %5.1f%% of %s have stacks deeper than the 64 KB "
+				"copied: their roots are missing\n", share, what);
 			return;
 		case UNWIND_STOP_NO_ENTRY:
-			fprintf(out, "flamekit: %5.1f%% of samples stop in %s, which has no unwind "
+			fprintf(out, "flamekit: %5.1f%% of %s stop in %s, which has no unwind "
 				"entry there: build it with -fasynchronous-unwind-tables or "
-				"-fno-omit-frame-pointer\n", share, m->binary ? m->binary : "?");
+				"-fno-omit-frame-pointer\n", share, what, m->binary ? m->binary : "?");
 			return;
 		}
 		return;
 	}
 	switch (m->miss) {
 	case SYMBOL_NO_JIT_NAME:
-		fprintf(out, "flamekit: %5.1f%% of samples have JIT frames without names: %s\n",
-			share, jit_fix);
+		fprintf(out, "flamekit: %5.1f%% of %s have JIT frames without names: %s\n",
+			share, what, jit_fix);
 		return;
 	case SYMBOL_UNREADABLE:
-		fprintf(out, "flamekit: %5.1f%% of samples have frames in %s, which could not be "
-			"read (deleted or replaced before it was opened)\n", share,
+		fprintf(out, "flamekit: %5.1f%% of %s have frames in %s, which could not be "
+			"read (deleted or replaced before it was opened)\n", share, what,
 			basename_of(m->binary));
 		return;
 	case SYMBOL_NO_SYMBOL:
-		fprintf(out, "flamekit: %5.1f%% of samples have frames in %s without symbols: "
+		fprintf(out, "flamekit: %5.1f%% of %s have frames in %s without symbols: "
 			"install its debug symbols (Debian: the -dbgsym package of the one "
-			"`dpkg -S %s` names) or build it unstripped\n", share,
+			"`dpkg -S %s` names) or build it unstripped\n", share, what,
 			basename_of(m->binary), m->binary ? m->binary : "?");
 		return;
 	case SYMBOL_FOUND:
@@ -131,7 +131,8 @@ static void print_one(const struct missing *m, FILE *out, double share)
 	}
 }
 
-void missing_report__print(const struct missing_report *r, FILE *out, uint64_t total)
+void missing_report__print(const struct missing_report *r, FILE *out, uint64_t total,
+			   const char *what)
 {
 	if (!total || r->count == 0)
 		return;
@@ -139,6 +140,6 @@ void missing_report__print(const struct missing_report *r, FILE *out, uint64_t t
 	memcpy(sorted, r->items, r->count * sizeof(*sorted));
 	qsort(sorted, r->count, sizeof(*sorted), most_samples_first);
 	for (size_t i = 0; i < r->count && i < 10; i++)
-		print_one(&sorted[i], out, 100.0 * (double)sorted[i].samples / (double)total);
+		print_one(&sorted[i], out, 100.0 * (double)sorted[i].samples / (double)total, what);
 	free(sorted);
 }

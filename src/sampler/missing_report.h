@@ -1,7 +1,7 @@
 /*
  * What a recording could not name or unwind, said at its end: one line per
- * binary (and cause), with its share of the samples and what would fix it,
- * most samples first, at most ten lines:
+ * binary (and cause), with its share of the samples (or of the off-CPU
+ * microseconds) and what would fix it, most first, at most ten lines:
  *
  *	flamekit:  12.5% of samples have frames in libfoo.so without symbols: install ...
  *
@@ -12,7 +12,7 @@
  *	struct missing_report *r = missing_report__new();
  *	missing_report__add_name(r, SYMBOL_NO_SYMBOL, "/usr/lib/libfoo.so", samples);
  *	missing_report__add_stops(r, stops, stop_count);
- *	missing_report__print(r, stderr, total_samples);
+ *	missing_report__print(r, stderr, total_samples, "samples");
  *	missing_report__free(r);
  *
  * The report copies the paths it is given.
@@ -38,7 +38,9 @@ void missing_report__add_name(struct missing_report *r, enum symbol_miss miss,
 			      const char *binary, uint64_t samples);
 void missing_report__add_stops(struct missing_report *r, const struct unwind_stop *stops,
 			       size_t count);
-/* The lines, shares of total (nothing when total is 0). */
-void missing_report__print(const struct missing_report *r, FILE *out, uint64_t total);
+/* The lines, shares of total (nothing when total is 0), which is `what`:
+ * "samples", or "off-CPU microseconds". */
+void missing_report__print(const struct missing_report *r, FILE *out, uint64_t total,
+			   const char *what);
 
 #endif

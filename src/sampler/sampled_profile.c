@@ -49,6 +49,8 @@ static int want_kernel_addresses(const struct sampled_key *key, void *arg)
 	struct build_state *b = arg;
 	for (uint32_t i = 0; i < key->kernel.depth; i++)
 		kernel_symbols__want(b->kernel, key->kernel.ips[i]);
+	for (uint32_t i = 0; i < key->waker.kernel.depth; i++)
+		kernel_symbols__want(b->kernel, key->waker.kernel.ips[i]);
 	return 0;
 }
 
@@ -69,6 +71,58 @@ static void push_frame(struct build_state *b, uint32_t *depth, frame_id id)
 {
 	b->frames = fk_grow(b->frames, &b->frames_cap, *depth + 1, sizeof(*b->frames));
 	b->frames[(*depth)++] = id;
+}
+
+/* How many leaf frames of a kernel stack read in a BPF program on a
+ * tracepoint are the program's and the tracing machinery's: the program
+ * (its address has no name in a kallsyms read later), then bpf_trace_runN
+ * and, by kernel version and how many probes the tracepoint has,
+ * __bpf_trace_NAME and __traceiter_NAME. The rest starts where the
+ * tracepoint is (__schedule, try_to_wake_up). */
+static uint32_t tracing_frames(const struct build_state *b, const struct sampled_stack *stack)
+{
+	static const char *const machinery[] = { "bpf_trace_run", "__bpf_trace_", "__traceiter_" };
+	uint32_t skip = 1;
+
+	if (!b->options->tracepoint_stacks || stack->depth == 0)
+		return 0;
+	while (skip < stack->depth) {
+		const char *name = kernel_symbols__name(b->kernel, stack->ips[skip]);
+		bool tracing = false;
+		for (size_t i = 0; i < sizeof(machinery) / sizeof(machinery[0]); i++)
+			tracing |= strncmp(name, machinery[i], strlen(machinery[i])) == 0;
+		if (!tracing)
+			break;
+		skip++;
+	}
+	return skip;
+}
+
+/* The waker's part of a key (see sampled_profile.h): "--", then its
+ * stacks leaf first and its comm, each frame marked "_[w]". */
+static void push_waker(struct build_state *b, uint32_t *depth, const struct sampled_waker *w)
+{
+	const struct sampled_profile_options *o = b->options;
+	const char *kernel_mark = o->annotate ? "_[k]_[w]" : "_[w]";
+
+	push_frame(b, depth, intern_name(b, "--", NULL));
+	if (o->kernel_stacks) {
+		if (w->kernel.missed)
+			push_frame(b, depth, intern_name(b, "[Missed Kernel Stack]", "_[w]"));
+		for (uint32_t i = tracing_frames(b, &w->kernel); i < w->kernel.depth; i++)
+			push_frame(b, depth, intern_name(b, kernel_symbols__name(
+				b->kernel, w->kernel.ips[i]), kernel_mark));
+	}
+	if (o->user_stacks) {
+		if (o->delimited && o->kernel_stacks && w->kernel.depth && w->user.depth)
+			push_frame(b, depth, intern_name(b, "-", "_[w]"));
+		if (w->user.missed)
+			push_frame(b, depth, intern_name(b, "[Missed User Stack]", "_[w]"));
+		for (uint32_t i = 0; i < w->user.depth; i++)
+			push_frame(b, depth, intern_name(b, user_frame_name(
+				b, w->pid, w->user.ips[i], UINT64_MAX), "_[w]"));
+	}
+	push_frame(b, depth, intern_name(b, w->comm, "_[w]"));
 }
 
 /* One key as bcc profile folds it: comm; user frames root first; "-" (with
@@ -97,10 +151,13 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 			push_frame(b, &depth, intern_name(b, "-", NULL));
 		if (key->kernel.missed)
 			push_frame(b, &depth, intern_name(b, "[Missed Kernel Stack]", NULL));
-		for (uint32_t i = key->kernel.depth; i > 0; i--)
+		uint32_t leaf = tracing_frames(b, &key->kernel);
+		for (uint32_t i = key->kernel.depth; i > leaf; i--)
 			push_frame(b, &depth, intern_name(b, kernel_symbols__name(
 				b->kernel, key->kernel.ips[i - 1]), o->annotate ? "_[k]" : NULL));
 	}
+	if (key->waker.known)
+		push_waker(b, &depth, &key->waker);
 	union profile_value value = { .integer = key->count };
 	struct profile_key entry_key = { key->slice, o->with_pids ? key->pid : 0 };
 	profile__add(b->profile, b->frames, depth, &entry_key, &value);
@@ -187,6 +244,7 @@ struct profile *sampled_profile__build(const struct sampled_profile_options *opt
 		free(cache);
 	}
 	b.profile = profile__new(1, PROFILE_INTEGER);
+	profile__set_unit(b.profile, options->unit);
 	bpf_sampler__read(sampler, add_key, &b);
 	if (counts)
 		add_user_counts(&b, sampler, counts, false);

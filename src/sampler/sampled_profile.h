@@ -10,6 +10,15 @@
  * there but lost, "-" only with delimited and both stacks present, "_[k]"
  * after kernel frames with annotate, and ';' in a name turned into ':'.
  *
+ * A key with a waker (record --off-cpu --wakeups) goes on as bcc's
+ * offwaketime folds it, the waker's stack upside down above the blocked one,
+ * every waker frame marked "_[w]" (FlameGraph's --colors chain convention):
+ *
+ *	...;kernel frames, root first;--;waker kernel frames, leaf first;
+ *	-;waker user frames, leaf first;waker comm  COUNT
+ *
+ * ("-" again only with delimited and both stacks present).
+ *
  * Naming policy. User frames are named by the process symbols the caller
  * filled while sampling: the kernel's frame-pointer stacks by the process's
  * mappings of now, unwound ones by its mappings at the time of their first
@@ -49,9 +58,13 @@ struct sampled_profile_options {
 	bool delimited;                   /* a "-" frame between user and kernel frames */
 	bool annotate;                    /* kernel frames end in "_[k]" */
 	bool with_pids;                   /* one stack per process (the report's "comm (pid)") */
+	enum profile_unit unit;           /* what the counts are: samples, or --off-cpu's us */
+	bool tracepoint_stacks;           /* kernel stacks read on a tracepoint (--off-cpu): their
+					   * leaf frames, the BPF program's and the tracing
+					   * machinery's (bpf_trace_run4, __traceiter_...), go */
 };
 
-/* A new profile of one integer column (samples), keyed by slice too; the
+/* A new profile of one integer column (in options->unit), keyed by slice too; the
  * samples with user frames that have no names go into report (NULL: none),
  * once per binary and cause in each stack. */
 struct profile *sampled_profile__build(const struct sampled_profile_options *options,

@@ -43,12 +43,13 @@ static void put_frame(const struct profile *p, frame_id id, FILE *out)
 int bcc_report_writer__write(const struct profile *p, FILE *out,
 			     const struct writer_options *options)
 {
-	(void)options;
 	size_t n = profile__size(p);
 	size_t *order = profile__sorted(p);
 	size_t *tmp = fk_malloc((n ? n : 1) * sizeof(*tmp));
 
 	sort_by_count(p, order, tmp, n);
+	if (options && options->title)
+		fprintf(out, "%s\n\n", options->title);
 	for (size_t i = 0; i < n; i++) {
 		struct profile_stack s;
 		profile__stack(p, order[i], &s);

@@ -48,7 +48,7 @@ static char *outdir_stem(const char *dir, time_t started, const struct outdir_su
 }
 
 int outdir__write(const char *dir, time_t started, const struct outdir_subject *subject,
-		  const struct profile *profile)
+		  const struct profile *profile, const struct writer_options *graph)
 {
 	static const char *const endings[] = { ".svg", ".folded.gz" };
 	char *stem = outdir_stem(dir, started, subject);
@@ -58,7 +58,8 @@ int outdir__write(const char *dir, time_t started, const struct outdir_subject *
 	for (size_t i = 0; i < sizeof endings / sizeof endings[0] && status == 0; i++) {
 		buf__reset(&path);
 		buf__printf(&path, "%s%s", stem, endings[i]);
-		status = writer__write_file(writer__for_path(path.data), profile, NULL, path.data);
+		status = writer__write_file(writer__for_path(path.data), profile, i == 0 ? graph : NULL,
+					    path.data);
 	}
 	if (status == 0)
 		fprintf(stderr, "flamekit: wrote %s%s and %s%s\n", stem, endings[0], stem, endings[1]);

@@ -12,7 +12,7 @@
  *
  *	if (outdir__prepare(dir) < 0) ...        // with the options, before recording
  *	... record ...
- *	if (outdir__write(dir, started, &subject, profile) < 0) ...
+ *	if (outdir__write(dir, started, &subject, profile, &graph_or_NULL) < 0) ...
  *
  * Nothing is kept between the calls: the caller owns dir, subject and the
  * profile. Errors are returned: -1 after one error line naming the file or
@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "../profile/profile.h"
+#include "writer.h"
 
 /* What was recorded, for the name; the first one given is used. */
 struct outdir_subject {
@@ -36,9 +37,10 @@ struct outdir_subject {
  * written: a mistake shows before the recording, not after it. 0, or -1
  * after an error message. */
 int outdir__prepare(const char *dir);
-/* Writes the flame graph, then (when that succeeded) the folded stacks, and
- * says "wrote ..." on stderr. 0, or -1 after an error message. */
+/* Writes the flame graph (with graph's options; NULL: the SVG writer's
+ * defaults), then (when that succeeded) the folded stacks, and says
+ * "wrote ..." on stderr. 0, or -1 after an error message. */
 int outdir__write(const char *dir, time_t started, const struct outdir_subject *subject,
-		  const struct profile *profile);
+		  const struct profile *profile, const struct writer_options *graph);
 
 #endif

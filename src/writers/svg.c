@@ -505,7 +505,7 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 
 	struct flame_layout_options layout_options = {
 		.differential = o->differential,
-		.chain = strcmp(o->colors, "chain") == 0 && !o->differential,
+		.chain = strcmp(o->colors, "chain") == 0 && !o->differential && !o->chain_marked,
 	};
 	struct flame_layout *l = flame_layout__new(profile, &layout_options);
 	struct buf text = BUF_INIT;

@@ -42,6 +42,8 @@ struct svg_options {
 	const char *count_name;     /* NULL: the profile's unit ("samples", "us", ...) */
 	const char *name_type;      /* "Function:" */
 	const char *colors;         /* palette, see svg_colors.h; "diff-cb" colour-blind differential */
+	bool chain_marked;          /* "chain": the waker frames end in "_[w]" already (record
+				     * --wakeups), so they are coloured, not marked again */
 	const char *bgcolors;       /* NULL: the palette's */
 	struct svg_color_source color_source;
 	struct palette_map *palette_map;  /* --cp: colours from and into this map */

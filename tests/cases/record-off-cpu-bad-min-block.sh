@@ -1,0 +1,1 @@
+flamekit record --off-cpu --min-block 10ms 1

@@ -1,0 +1,1 @@
+flamekit record --off-cpu --state sleepy 1

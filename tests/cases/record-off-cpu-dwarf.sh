@@ -1,0 +1,1 @@
+flamekit record --off-cpu --unwind=dwarf 1

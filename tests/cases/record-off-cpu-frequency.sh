@@ -1,0 +1,1 @@
+flamekit record --off-cpu -F 99 1

@@ -1,0 +1,1 @@
+flamekit record --wakeups -p 1 1
