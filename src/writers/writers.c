@@ -10,6 +10,8 @@
 const struct writer writers[] = {
 	{ "folded", "folded stacks, one \"frame;...;leaf COUNT\" line per stack",
 	  folded_writer__write, (const char *const[]){ ".folded", ".folded.gz", NULL } },
+	{ "timed", "timed folded stacks, one \"frame;...;leaf COUNT @SECONDS\" line per slice and stack",
+	  timed_writer__write, (const char *const[]){ ".timed", NULL } },
 	{ "bcc-report", "bcc profile's multi-line report: stacks leaf first, \"- comm (pid)\", count",
 	  bcc_report_writer__write, (const char *const[]){ ".txt", NULL } },
 	{ "svg", "interactive SVG flame graph (flamegraph.pl's layout and colours)",
