@@ -102,6 +102,21 @@ $(BUILD)/gen/svg_assets.h: $(SVG_ASSETS)
 	done > $@
 $(BUILD)/obj/writers/svg.o: INCLUDES := -I$(BUILD)/gen
 $(BUILD)/obj/writers/svg.o: $(BUILD)/gen/svg_assets.h
+
+# The viewer's script and styles, the same way; inside <script> and <style>
+# nothing may close the element early.
+HTML_ASSETS := src/writers/html_script.js src/writers/html_style.css
+$(BUILD)/gen/html_assets.h: $(HTML_ASSETS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo '  GEN     $@')
+	$(Q)! grep -in '</script\|</style' $(HTML_ASSETS) || { echo "$@: '</script' or '</style' would end the page's element" >&2; exit 1; }
+	$(Q)for f in $(HTML_ASSETS); do \
+		echo "static const char $$(basename $$f | tr . _)[] ="; \
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/\t"/' -e 's/$$/\\n"/' $$f; \
+		echo '	"";'; \
+	done > $@
+$(BUILD)/obj/writers/html.o: INCLUDES := -I$(BUILD)/gen
+$(BUILD)/obj/writers/html.o: $(BUILD)/gen/html_assets.h
 $(BUILD)/obj/sampler/bpf_sampler.o: $(SKELETONS)
 
 $(BUILD)/flamekit: $(OBJS)
@@ -134,6 +149,8 @@ $(REPLAY_DIR)/obj/%.o: src/%.c $(REPLAY_DIR)/flags
 	$(Q)$(CC) $(REPLAY_CFLAGS) $(STRICT) $(INCLUDES) -MMD -MP -c -o $@ $<
 $(REPLAY_DIR)/obj/writers/svg.o: INCLUDES := -I$(BUILD)/gen
 $(REPLAY_DIR)/obj/writers/svg.o: $(BUILD)/gen/svg_assets.h
+$(REPLAY_DIR)/obj/writers/html.o: INCLUDES := -I$(BUILD)/gen
+$(REPLAY_DIR)/obj/writers/html.o: $(BUILD)/gen/html_assets.h
 
 $(REPLAY_DIR)/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/reader_harness.h $(REPLAY_OBJS) $(REPLAY_DIR)/flags
 	@$(if $(Q),echo '  LINK    $@')
@@ -145,7 +162,7 @@ check: all $(REPLAYS)
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS) $(BUILD)/gen/svg_assets.h FORCE
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS) $(BUILD)/gen/svg_assets.h $(BUILD)/gen/html_assets.h FORCE
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  FUZZ    $@')
 	$(Q)$(CLANG) $(FUZZFLAGS) $(STRICT) $(FUZZ_CFLAGS) -I$(BUILD)/gen -o $@ $< $(LIB_SRCS) $(LIBS) $(FUZZ_LIBS)
@@ -155,6 +172,7 @@ $(BUILD)/fuzz/svg $(REPLAY_DIR)/svg: FUZZ_LIBS := $(XML_LIBS)
 bench: all
 	bench/collapse.sh
 	bench/flamegraph.sh
+	bench/view.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

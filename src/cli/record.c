@@ -198,7 +198,7 @@ static int pick_writer(struct record_options *o)
 	o->writer = writer__for_path(o->output_path);
 	if (!o->writer)
 		return error("-o %s: cannot tell the format from the name: end it in .folded, "
-			     ".folded.gz, .svg or .txt (the report)", o->output_path);
+			     ".folded.gz, .timed, .svg, .html or .txt (the report)", o->output_path);
 	if (o->folded && strcmp(o->writer->name, "folded") != 0)
 		return error("-f writes folded stacks but -o %s asks for %s: drop -f or name "
 			     "the file .folded", o->output_path,

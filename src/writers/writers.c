@@ -5,6 +5,7 @@
 #include "../lib/output.h"
 #include "bcc_report.h"
 #include "folded.h"
+#include "html.h"
 #include "svg.h"
 
 const struct writer writers[] = {
@@ -16,6 +17,8 @@ const struct writer writers[] = {
 	  bcc_report_writer__write, (const char *const[]){ ".txt", NULL } },
 	{ "svg", "interactive SVG flame graph (flamegraph.pl's layout and colours)",
 	  svg_writer__write, (const char *const[]){ ".svg", NULL } },
+	{ "html", "offline HTML viewer: flame graph, heat map of time slices, table, sandwich, diff",
+	  html_writer__write, (const char *const[]){ ".html", NULL } },
 	{ NULL, NULL, NULL, NULL },
 };
 
