@@ -109,8 +109,10 @@ static int view_run(struct view_options *o)
 		if (!second)
 			goto cleanup;
 		diff = profile__difference(first, second, &(struct profile_difference_options){ 0 });
-		o->html.before_name = o->files[0];
-		o->html.after_name = o->files[1];
+		/* the sides' labels: the files' names without their directories */
+		const char *slash0 = strrchr(o->files[0], '/'), *slash1 = strrchr(o->files[1], '/');
+		o->html.before_name = slash0 ? slash0 + 1 : o->files[0];
+		o->html.after_name = slash1 ? slash1 + 1 : o->files[1];
 	}
 	const struct writer_options write = { .title = o->title, .format = &o->html };
 	status = writer__write_file(writer__find("html"), diff ? diff : first, &write, o->output) < 0

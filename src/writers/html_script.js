@@ -109,7 +109,7 @@
 	}
 
 	// The graph's tree: the prefix tree with widths (and, for a difference, the two sides).
-	let G = null;
+	let G = null, heatDirty = true;
 	function computeGraph() {
 		const main = { n: N, parent, frame, depth, kidStart, kids };
 		if (D.columns === 2 || state.range2) {
@@ -127,6 +127,8 @@
 			G = Object.assign(main, { width: v.total, self: v.self, diff: false });
 		}
 		if (G.width[state.zoom] <= 0) state.zoom = 0;
+		stats = null;  // of the old values
+		heatDirty = true;
 	}
 
 	// --- elements --------------------------------------------------------------------------
@@ -707,7 +709,7 @@
 		drawGraph();
 		details.textContent = describe(G, next);
 	});
-	window.addEventListener("resize", () => update());
+	window.addEventListener("resize", () => { heatDirty = true; update(); });
 	window.addEventListener("hashchange", () => { readHash(); computeGraph(); computeMatches(); update(); });
 
 	// --- everything --------------------------------------------------------------------------
@@ -722,13 +724,16 @@
 		cbButton.setAttribute("aria-pressed", String(state.colorblind));
 		if (searchBox.value !== state.search) searchBox.value = state.search;
 		if (filterBox.value !== state.filter) filterBox.value = state.filter;
-		stats = functionStats();
+		// what only the values change is computed when they do: a zoom
+		// redraws the graph alone
+		if (!stats && (matchedFrames || state.view !== "graph")) stats = functionStats();
 		if (state.view === "graph") drawGraph();
 		else drawMatched();
 		if (state.view === "table") drawTable();
 		if (state.view === "sandwich") drawSandwich();
 		drawResults();
-		if (timed) drawHeat();
+		if (timed && heatDirty) drawHeat();
+		heatDirty = false;
 		info.textContent = `${fmt(G.diff ? G.b[0] : G.width[0])} ${unit}` + (G.diff ? ` after, ${fmt(G.a[0])} before; widths are the mean of the two shares, red grew, blue shrank, hatched vanished` : "");
 		writeHash();
 	}
