@@ -88,34 +88,21 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 
 $(BUILD)/obj/sampler/%.o: INCLUDES := -I$(BUILD)/bpf
 
-# The SVG's script and styles, embedded as C strings. CDATA ends at "]]>",
-# so the script must not contain it.
-SVG_ASSETS := src/writers/svg_script.js src/writers/svg_style.css
-$(BUILD)/gen/svg_assets.h: $(SVG_ASSETS)
+# The scripts and styles of the SVG (svg_*) and of the viewer's page
+# (html_*), embedded as C strings (NAME_assets.h). Neither may hold what
+# ends its container early: "]]>" ends the SVG's CDATA, "</script" and
+# "</style" the page's elements.
+$(BUILD)/gen/%_assets.h: src/writers/%_script.js src/writers/%_style.css
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  GEN     $@')
-	$(Q)! grep -n ']]>' $(SVG_ASSETS) || { echo "$@: ']]>' would end the SVG's CDATA" >&2; exit 1; }
-	$(Q)for f in $(SVG_ASSETS); do \
+	$(Q)! grep -in ']]>\|</script\|</style' $^ || { echo "$@: ']]>', '</script' or '</style' would end the script's container" >&2; exit 1; }
+	$(Q)for f in $^; do \
 		echo "static const char $$(basename $$f | tr . _)[] ="; \
 		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/\t"/' -e 's/$$/\\n"/' $$f; \
 		echo '	"";'; \
 	done > $@
-$(BUILD)/obj/writers/svg.o: INCLUDES := -I$(BUILD)/gen
+$(BUILD)/obj/writers/svg.o $(BUILD)/obj/writers/html.o: INCLUDES := -I$(BUILD)/gen
 $(BUILD)/obj/writers/svg.o: $(BUILD)/gen/svg_assets.h
-
-# The viewer's script and styles, the same way; inside <script> and <style>
-# nothing may close the element early.
-HTML_ASSETS := src/writers/html_script.js src/writers/html_style.css
-$(BUILD)/gen/html_assets.h: $(HTML_ASSETS)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo '  GEN     $@')
-	$(Q)! grep -in '</script\|</style' $(HTML_ASSETS) || { echo "$@: '</script' or '</style' would end the page's element" >&2; exit 1; }
-	$(Q)for f in $(HTML_ASSETS); do \
-		echo "static const char $$(basename $$f | tr . _)[] ="; \
-		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/\t"/' -e 's/$$/\\n"/' $$f; \
-		echo '	"";'; \
-	done > $@
-$(BUILD)/obj/writers/html.o: INCLUDES := -I$(BUILD)/gen
 $(BUILD)/obj/writers/html.o: $(BUILD)/gen/html_assets.h
 $(BUILD)/obj/sampler/bpf_sampler.o: $(SKELETONS)
 
