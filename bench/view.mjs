@@ -1,6 +1,7 @@
 // Times flamekit view's page, and speedscope's, in headless Chromium
 // (playwright-core from tests/browser): node bench/view.mjs PAGE.html [SPEEDSCOPE_DIR PROFILE.js]
-// Prints "name milliseconds" lines for bench/view.sh. Times come from the
+// Prints "name milliseconds" lines for bench/view.sh; with SCREENSHOT=FILE.png
+// also saves a picture of the page. Times come from the
 // page's Performance API: first paint is the page's "flamekit-painted" mark
 // (after its first graph and heat map are drawn) from the navigation's start;
 // an interaction is the time its event takes to be handled, the drawing
@@ -49,6 +50,11 @@ const mouse = `(type, id, x, y, extra) => { const c = document.getElementById(id
 	report("flamekit zoom", await timeIn(page, `(a, i) => (${mouse})("click", "flame", 300 + 11 * i, eval(a))`, rowY(3),
 		`() => document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }))`));
 	report("flamekit range-select", await timeIn(page, `(a, i) => { (${mouse})("mousedown", "heat", 40 + 20 * i, 20); window.dispatchEvent(new MouseEvent("mouseup", { clientX: document.getElementById("heat").getBoundingClientRect().left + 400 + 20 * i, clientY: document.getElementById("heat").getBoundingClientRect().top + 60 })); }`, 0));
+	if (process.env.SCREENSHOT) {  // the README's picture: a range, zoomed, searched
+		await page.evaluate(() => { location.hash = "r=1490-1520&q=fn1%24&z=3"; });
+		await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+		await page.screenshot({ path: process.env.SCREENSHOT });
+	}
 	await page.keyboard.press("t");
 	report("flamekit table-sort", await timeIn(page, `() => document.querySelector("#table-view th:nth-child(2)").click()`, 0));
 	await page.close();

@@ -8,7 +8,8 @@
 # run, when its npm package can be installed into a scratch directory
 # outside the repository (BENCH_CACHE/speedscope; never committed).
 #
-#   bench/view.sh          BENCH_CACHE (default /tmp/flamekit-bench), BENCH_REPS (5)
+#   bench/view.sh          BENCH_CACHE (default /tmp/flamekit-bench), BENCH_REPS (5),
+#                          SCREENSHOT=FILE.png (the README's doc/view.png)
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 FLAMEKIT=$TOP/build/flamekit

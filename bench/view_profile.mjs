@@ -8,7 +8,8 @@
 // The tree is random (node i's parent is a random earlier node, so stacks
 // are about ln(FRAMES) deep), each node its own frame; a sample picks a node
 // skewed towards the old, shallow ones, and every 30 s a 200 ms stall puts
-// all samples of its slices in one deep stack. Seeded: the same every run.
+// all samples of its slices in one deep stack; the load over time is a wave
+// with quiet seconds. Seeded: the same every run.
 import { createWriteStream, writeFileSync } from "node:fs";
 
 const [out, samplesArg, framesArg, secondsArg] = process.argv.slice(2);
@@ -41,8 +42,17 @@ const timed = createWriteStream(out + ".timed");
 timed.write(`# flamekit timed folded: slice_ms=${SLICE_MS}\n`);
 const ssSamples = [], ssWeights = [];
 let pending = "";
+// the load rises and falls (a 37 s wave, quiet seconds every 11 s), so the
+// heat map has something to show; the samples per slice add up to SAMPLES
+const load = Float64Array.from({ length: SLICES }, (_, s) => {
+	const t = s * SLICE_MS / 1000;
+	return (1 + 0.8 * Math.sin(2 * Math.PI * t / 37)) * (Math.floor(t) % 11 === 10 ? 0.1 : 1);
+});
+const loadSum = load.reduce((a, b) => a + b, 0);
+const perSlice = Int32Array.from(load, (l) => Math.floor(SAMPLES * l / loadSum));
+for (let s = 0, left = SAMPLES - perSlice.reduce((a, b) => a + b, 0); left > 0; s = (s + 1) % SLICES, left--) perSlice[s]++;
 for (let s = 0; s < SLICES; s++) {
-	const n = Math.floor(SAMPLES / SLICES) + (s < SAMPLES % SLICES ? 1 : 0);
+	const n = perSlice[s];
 	const stalled = (s * SLICE_MS) % 30000 < 200 && s > 0;
 	const counts = new Map();
 	for (let k = 0; k < n; k++) {
