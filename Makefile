@@ -88,20 +88,22 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 
 $(BUILD)/obj/sampler/%.o: INCLUDES := -I$(BUILD)/bpf
 
-# The SVG's script and styles, embedded as C strings. CDATA ends at "]]>",
-# so the script must not contain it.
-SVG_ASSETS := src/writers/svg_script.js src/writers/svg_style.css
-$(BUILD)/gen/svg_assets.h: $(SVG_ASSETS)
+# The scripts and styles of the SVG (svg_*) and of the viewer's page
+# (html_*), embedded as C strings (NAME_assets.h). Neither may hold what
+# ends its container early: "]]>" ends the SVG's CDATA, "</script" and
+# "</style" the page's elements.
+$(BUILD)/gen/%_assets.h: src/writers/%_script.js src/writers/%_style.css
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  GEN     $@')
-	$(Q)! grep -n ']]>' $(SVG_ASSETS) || { echo "$@: ']]>' would end the SVG's CDATA" >&2; exit 1; }
-	$(Q)for f in $(SVG_ASSETS); do \
+	$(Q)! grep -in ']]>\|</script\|</style' $^ || { echo "$@: ']]>', '</script' or '</style' would end the script's container" >&2; exit 1; }
+	$(Q)for f in $^; do \
 		echo "static const char $$(basename $$f | tr . _)[] ="; \
 		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/\t"/' -e 's/$$/\\n"/' $$f; \
 		echo '	"";'; \
 	done > $@
-$(BUILD)/obj/writers/svg.o: INCLUDES := -I$(BUILD)/gen
+$(BUILD)/obj/writers/svg.o $(BUILD)/obj/writers/html.o: INCLUDES := -I$(BUILD)/gen
 $(BUILD)/obj/writers/svg.o: $(BUILD)/gen/svg_assets.h
+$(BUILD)/obj/writers/html.o: $(BUILD)/gen/html_assets.h
 $(BUILD)/obj/sampler/bpf_sampler.o: $(SKELETONS)
 
 $(BUILD)/flamekit: $(OBJS)
@@ -134,6 +136,8 @@ $(REPLAY_DIR)/obj/%.o: src/%.c $(REPLAY_DIR)/flags
 	$(Q)$(CC) $(REPLAY_CFLAGS) $(STRICT) $(INCLUDES) -MMD -MP -c -o $@ $<
 $(REPLAY_DIR)/obj/writers/svg.o: INCLUDES := -I$(BUILD)/gen
 $(REPLAY_DIR)/obj/writers/svg.o: $(BUILD)/gen/svg_assets.h
+$(REPLAY_DIR)/obj/writers/html.o: INCLUDES := -I$(BUILD)/gen
+$(REPLAY_DIR)/obj/writers/html.o: $(BUILD)/gen/html_assets.h
 
 $(REPLAY_DIR)/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/reader_harness.h $(REPLAY_OBJS) $(REPLAY_DIR)/flags
 	@$(if $(Q),echo '  LINK    $@')
@@ -145,7 +149,7 @@ check: all $(REPLAYS)
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS) $(BUILD)/gen/svg_assets.h FORCE
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS) $(BUILD)/gen/svg_assets.h $(BUILD)/gen/html_assets.h FORCE
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  FUZZ    $@')
 	$(Q)$(CLANG) $(FUZZFLAGS) $(STRICT) $(FUZZ_CFLAGS) -I$(BUILD)/gen -o $@ $< $(LIB_SRCS) $(LIBS) $(FUZZ_LIBS)
@@ -155,6 +159,7 @@ $(BUILD)/fuzz/svg $(REPLAY_DIR)/svg: FUZZ_LIBS := $(XML_LIBS)
 bench: all
 	bench/collapse.sh
 	bench/flamegraph.sh
+	bench/view.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "sample stacks with BPF: flamekit record [-p PID] [-o out.svg] [SECONDS]", false },
 	{ "flamegraph", cmd_flamegraph, "draw an interactive SVG: flamekit flamegraph [OPTIONS] [FILE...] > out.svg", false },
 	{ "diff", cmd_diff, "two folded files side by side, or their differential SVG: flamekit diff [--svg] BEFORE AFTER", false },
+	{ "view", cmd_view, "an offline HTML viewer: flamekit view [-o out.html] FILE [FILE2]", false },
 	{ "collapse", cmd_collapse, "fold profiler output into stacks: flamekit collapse FORMAT [FILE...]", false },
 	{ "stackcollapse-perf", cmd_perl_collapser, "drop-in for stackcollapse-perf.pl", true },
 	{ "stackcollapse-stap", cmd_perl_collapser, "drop-in for stackcollapse-stap.pl", true },

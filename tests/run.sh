@@ -384,7 +384,7 @@ golden_cases() {
 browser_tests() {
 	if ! command -v node > /dev/null; then
 		local name # the tests' names as run.mjs's test("NAME", ...) calls give them
-		for name in all $(sed -n 's/^test("\([^"]*\)".*/\1/p' "$TOP/tests/browser/run.mjs"); do
+		for name in all $(sed -n 's/^[[:space:]]*test("\([^"]*\)".*/\1/p' "$TOP/tests/browser/run.mjs" "$TOP/tests/browser/view.mjs"); do
 			if wanted "browser/$name"; then
 				skip_or_fail_in_ci browser/all "no node to drive Chromium (run ./setup.sh)"
 				break

@@ -30,6 +30,7 @@ int cmd_collapse(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 /* difffolded.pl's personality. */
 int cmd_difffolded(int argc, char **argv);
 /* flamegraph.pl's personality: its options, input rules and warnings. */

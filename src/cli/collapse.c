@@ -57,7 +57,8 @@ static void collapse_usage(FILE *out)
 		fprintf(out, "  %-19s %s\n", r->name, r->summary);
 	fprintf(out,
 		"\noptions:\n"
-		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
+		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout;\n"
+		"                      FILE.timed keeps the input's time slices (timed folded)\n"
 		"  -j, --jobs N        threads for one large uncompressed file (default: one\n"
 		"                      per CPU; the output is the same for any N)\n"
 		"  -h, --help          show this help\n");
@@ -195,7 +196,11 @@ static int collapse_run(struct collapse_options *o)
 	for (size_t i = 0; i < n; i++)
 		o->write.input_lines += input__line_number(inputs[i]);
 	const struct writer_options write = { .format = &o->write };
-	if (writer__find("folded")->write(profile, output__stream(out), &write) < 0) {
+	/* -o x.timed keeps the time slices of an input that has them */
+	const struct writer *timed = writer__find("timed");
+	const struct writer *w = o->output && writer__for_path(o->output) == timed
+					 ? timed : writer__find("folded");
+	if (w->write(profile, output__stream(out), &write) < 0) {
 		output__abort(out);
 		goto cleanup;
 	}

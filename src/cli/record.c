@@ -170,8 +170,9 @@ static void record_usage(FILE *out)
 	      "  -d, --delimited           a \"-\" frame between user and kernel stacks\n"
 	      "  -a, --annotations         mark kernel frames with _[k], JIT frames (named by\n"
 	      "                            /tmp/perf-PID.map) with _[j]\n"
-	      "  -o, --output FILE         FILE.folded, FILE.folded.gz, FILE.svg or FILE.txt\n"
-	      "                            (the report); written whole or not at all\n"
+	      "  -o, --output FILE         FILE.folded, FILE.folded.gz, FILE.svg, FILE.html\n"
+	      "                            (flamekit view's page) or FILE.txt (the report);\n"
+	      "                            written whole or not at all\n"
 	      "      --outdir DIR          write DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PID|\n"
 	      "                            .user_NAME].svg and .folded.gz\n"
 	      "  -v, --verbose             show libbpf's messages\n"
@@ -313,11 +314,13 @@ static int pick_writer(struct record_options *o)
 	o->writer = writer__for_path(o->output_path);
 	if (!o->writer)
 		return error("-o %s: cannot tell the format from the name: end it in .folded, "
-			     ".folded.gz, .svg or .txt (the report)", o->output_path);
+			     ".folded.gz, .svg, .html or .txt (the report)", o->output_path);
 	if (o->folded && strcmp(o->writer->name, "folded") != 0)
 		return error("-f writes folded stacks but -o %s asks for %s: drop -f or name "
 			     "the file .folded", o->output_path,
-			     strcmp(o->writer->name, "svg") == 0 ? "an SVG" : "the report");
+			     strcmp(o->writer->name, "svg") == 0    ? "an SVG"
+			     : strcmp(o->writer->name, "html") == 0 ? "an HTML page"
+								    : "the report");
 	return 0;
 }
 

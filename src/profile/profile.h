@@ -27,8 +27,8 @@
  *	Besides its frames, an entry is keyed by a struct profile_key: the time
  *	slice it was counted in (see Time) and the process it was sampled in
  *	(record lists processes apart in its report). Readers of text pass a
- *	NULL key (slice 0, pid 0); a profile for folded output should too, or
- *	two processes' stacks print as two equal lines.
+ *	NULL key (slice 0, pid 0). The folded writer sums one stack's entries
+ *	under several keys into one line (the timed writer keeps slices apart).
  *
  * Unit
  *	What the values count (samples by default; events, event periods,

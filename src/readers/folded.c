@@ -7,10 +7,14 @@
 #include "folded.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/buf.h"
+#include "../lib/error.h"
 #include "../lib/xalloc.h"
 
 static bool is_perl_space(char c)
@@ -248,6 +252,156 @@ int folded_reader__read(struct read_context *ctx, struct input *const *inputs, s
 	int err = 0;
 	for (size_t i = 0; i < count && !err; i++)
 		err = read_one(ctx, inputs[i], profile, &st);
+	free(st.frames);
+	free(st.frame_ends);
+	free(st.reversed);
+	buf__free(&st.last_stack);
+	return err;
+}
+
+/* --- timed folded (see folded.h) ---------------------------------------- */
+
+/* Parses a decimal "12.340" (digits, an optional fraction) into *out. */
+static bool parse_decimal(const char *s, size_t n, double *out)
+{
+	char text[48];
+	if (n == 0 || n >= sizeof(text) || s[0] < '0' || s[0] > '9')
+		return false;
+	memcpy(text, s, n);
+	text[n] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (!((text[i] >= '0' && text[i] <= '9') || text[i] == '.'))
+			return false;
+	char *stop;
+	errno = 0;
+	*out = strtod(text, &stop);
+	return !*stop && !errno && isfinite(*out);
+}
+
+/* The header's "slice_ms=20 start_ns=N" into *time; false if it is not one. */
+static bool parse_timed_header(const char *line, size_t len, struct profile_time *time)
+{
+	size_t n = sizeof(TIMED_FOLDED_HEADER) - 1;
+	if (len < n || memcmp(line, TIMED_FOLDED_HEADER, n) != 0)
+		return false;
+	*time = (struct profile_time){ 0 };
+	const char *p = line + n, *end = line + len;
+	while (p < end) {
+		while (p < end && *p == ' ')
+			p++;
+		const char *word = p;
+		while (p < end && *p != ' ')
+			p++;
+		size_t wn = (size_t)(p - word);
+		double ms;
+		if (wn > 9 && memcmp(word, "slice_ms=", 9) == 0 && parse_decimal(word + 9, wn - 9, &ms)) {
+			if (ms <= 0 || ms > 1e9)
+				return false;
+			time->slice_ns = (uint64_t)llround(ms * 1e6);
+		} else if (wn > 9 && memcmp(word, "start_ns=", 9) == 0) {
+			char text[24];
+			char *stop;
+			if (wn - 9 >= sizeof(text) || word[9] < '0' || word[9] > '9')
+				return false;
+			memcpy(text, word + 9, wn - 9);
+			text[wn - 9] = '\0';
+			errno = 0;
+			time->start_ns = strtoull(text, &stop, 10);
+			if (*stop || errno)
+				return false;
+		} else if (wn) {
+			return false;
+		}
+	}
+	return time->slice_ns > 0;
+}
+
+/* The first line is the header. */
+int timed_reader__probe(const char *head, size_t len)
+{
+	const char *nl = memchr(head, '\n', len);
+	size_t n = nl ? (size_t)(nl - head) : len;
+	struct profile_time time;
+	if (n > 0 && head[n - 1] == '\r')
+		n--;
+	return parse_timed_header(head, n, &time) ? 100 : 0;
+}
+
+/* Cuts " @SECONDS" off line[0..*len) and gives its slice. */
+static bool cut_time(const char *line, size_t *len, const struct profile_time *time,
+		     uint32_t *slice)
+{
+	const char *at = memrchr(line, '@', *len);
+	double seconds;
+	if (!at || at == line || at[-1] != ' ' ||
+	    !parse_decimal(at + 1, (size_t)(line + *len - at - 1), &seconds))
+		return false;
+	double s = round(seconds * 1e9 / (double)time->slice_ns);
+	if (s < 0 || s > UINT32_MAX)
+		return false;
+	*slice = (uint32_t)s;
+	*len = (size_t)(at - line) - 1;
+	return true;
+}
+
+static int read_one_timed(struct read_context *ctx, struct input *in, struct profile *profile,
+			  struct read_state *st, bool *timed)
+{
+	const unsigned columns = profile__columns(profile);
+	const enum profile_value_type type = profile__value_type(profile);
+	const char *line;
+	size_t len;
+	int r;
+	struct profile_time time;
+	if ((r = input__next_line(in, &line, &len)) <= 0)
+		return r;
+	size_t n = len > 0 && line[len - 1] == '\r' ? len - 1 : len;
+	if (!parse_timed_header(line, n, &time)) {
+		read_context__bad_line(ctx, in, line, len,
+				       "a first line \"" TIMED_FOLDED_HEADER " slice_ms=MS\"");
+		return 0;
+	}
+	const struct profile_time *had = profile__time(profile);
+	if (*timed && (had->slice_ns != time.slice_ns || had->start_ns != time.start_ns)) {
+		error("%s: its slices (slice_ms=%g start_ns=%" PRIu64 ") are not those of the "
+		      "inputs before it (slice_ms=%g start_ns=%" PRIu64 "); read it apart",
+		      input__name(in), (double)time.slice_ns / 1e6, time.start_ns,
+		      (double)had->slice_ns / 1e6, had->start_ns);
+		return -1;
+	}
+	profile__set_time(profile, &time);
+	*timed = true;
+	while ((r = input__next_line(in, &line, &len)) > 0) {
+		size_t stack_len = len;
+		union profile_value values[PROFILE_MAX_COLUMNS];
+		struct profile_key key = { 0 };
+		if (stack_len > 0 && line[stack_len - 1] == '\r')
+			stack_len--;
+		if (stack_len == 0)
+			continue;
+		bool ok = cut_time(line, &stack_len, &time, &key.slice);
+		for (unsigned c = columns; c-- > 0 && ok;)
+			ok = cut_value(line, &stack_len, type, &values[c]);
+		if (!ok || stack_len == 0) {
+			read_context__bad_line(ctx, in, line, len,
+					       columns == 2 ? "\"frame;frame;... BEFORE AFTER @SECONDS\""
+							    : "\"frame;frame;... COUNT @SECONDS\"");
+			continue;
+		}
+		uint32_t depth = split_frames(st, profile, line, stack_len, false);
+		profile__add(profile, st->frames, depth, &key, values);
+	}
+	return r;
+}
+
+int timed_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
+		       struct profile *profile)
+{
+	struct read_state st = { 0 };
+	bool timed = false;
+	int err = 0;
+	for (size_t i = 0; i < count && !err; i++)
+		err = read_one_timed(ctx, inputs[i], profile, &st, &timed);
 	free(st.frames);
 	free(st.frame_ends);
 	free(st.reversed);

@@ -30,6 +30,28 @@ struct folded_read_options {
 	struct folded_read_result *result;  /* required with perl_line_rule */
 };
 
+/*
+ * Timed folded stacks: folded stacks counted per time slice, one line per
+ * (slice, stack), written by the `timed` writer (writers/folded.h):
+ *
+ *	# flamekit timed folded: slice_ms=20 start_ns=0
+ *	main;compute;hash 3 @12.340
+ *
+ * The first line says the length of a slice (milliseconds, decimals
+ * allowed) and where slice 0 starts (start_ns, optional, 0 by default; the
+ * clock is the recorder's). Each further line is a folded line, its
+ * count(s), a space, "@" and the start of its slice in seconds from
+ * start_ns. The time is last so that no line ends in "SPACE DIGITS": the
+ * folded reader, and flamegraph.pl's rule /^(.*)\s+?(\d+(?:\.\d*)?)$/,
+ * refuse every line rather than take "12.340 main" for a frame. A stack
+ * seen in several slices is several lines; readers that have no use for
+ * time (flamegraph) sum them. Inputs read together must share the header.
+ */
+#define TIMED_FOLDED_HEADER "# flamekit timed folded:"
+int timed_reader__probe(const char *head, size_t len);
+int timed_reader__read(struct read_context *ctx, struct input *const *inputs,
+		       size_t count, struct profile *profile);
+
 int folded_reader__probe(const char *head, size_t len);
 int folded_reader__read(struct read_context *ctx, struct input *const *inputs,
 			size_t count, struct profile *profile);

@@ -27,6 +27,8 @@ const struct reader readers[] = {
 	  bpftrace_reader__probe, bpftrace_reader__read, NULL },
 	{ "bcc", "bcc profile's report (stacks leaf first, \"- comm (pid)\", count)",
 	  bcc_reader__probe, bcc_reader__read, NULL },
+	{ "timed", "timed folded stacks (frame;frame;... COUNT @SECONDS, per time slice)",
+	  timed_reader__probe, timed_reader__read, NULL },
 	{ "folded", "folded stacks (frame;frame;... COUNT)",
 	  folded_reader__probe, folded_reader__read, NULL },
 	{ NULL, NULL, NULL, NULL, NULL },

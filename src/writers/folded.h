@@ -14,10 +14,18 @@ struct folded_write_options {
 	uint64_t input_lines;
 };
 
-/* "frame;frame;... COUNT\n" per stack, in byte order of the lines, as
+/* "frame;frame;... COUNT\n" per stack (its entries under several keys,
+ * time slices or processes, summed), in byte order of the lines, as
  * stackcollapse-perf.pl prints them (in the order added, for a profile that
  * keeps its order: stackcollapse-bpftrace.pl's map order). */
 int folded_writer__write(const struct profile *profile, FILE *out,
 			 const struct writer_options *options);
+
+/* Timed folded stacks (readers/folded.h has the format): the header, then
+ * "frame;...;leaf COUNT @SECONDS" per slice and stack, by slice, then in
+ * the folded writer's order; one stack from several processes in a slice
+ * is one line. A profile without time is an error (-1). */
+int timed_writer__write(const struct profile *profile, FILE *out,
+			const struct writer_options *options);
 
 #endif

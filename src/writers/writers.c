@@ -5,15 +5,20 @@
 #include "../lib/output.h"
 #include "bcc_report.h"
 #include "folded.h"
+#include "html.h"
 #include "svg.h"
 
 const struct writer writers[] = {
 	{ "folded", "folded stacks, one \"frame;...;leaf COUNT\" line per stack",
 	  folded_writer__write, (const char *const[]){ ".folded", ".folded.gz", NULL } },
+	{ "timed", "timed folded stacks, one \"frame;...;leaf COUNT @SECONDS\" line per slice and stack",
+	  timed_writer__write, (const char *const[]){ ".timed", NULL } },
 	{ "bcc-report", "bcc profile's multi-line report: stacks leaf first, \"- comm (pid)\", count",
 	  bcc_report_writer__write, (const char *const[]){ ".txt", NULL } },
 	{ "svg", "interactive SVG flame graph (flamegraph.pl's layout and colours)",
 	  svg_writer__write, (const char *const[]){ ".svg", NULL } },
+	{ "html", "offline HTML viewer: flame graph, heat map of time slices, table, sandwich, diff",
+	  html_writer__write, (const char *const[]){ ".html", NULL } },
 	{ NULL, NULL, NULL, NULL },
 };
 

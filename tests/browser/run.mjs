@@ -1,4 +1,5 @@
-// Headless Chromium tests of the SVG's script: node tests/browser/run.mjs BUILD SCRATCH
+// Headless Chromium tests of the SVG's script, and of flamekit view's page
+// (view.mjs): node tests/browser/run.mjs BUILD SCRATCH
 //
 // Each test draws an SVG with BUILD/flamekit flamegraph from folded stacks in
 // tests/data/browser/ (or generated here), opens it over file:// and acts as
@@ -15,6 +16,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { viewTests } from "./view.mjs";
 
 const [build, scratch] = process.argv.slice(2);
 if (!build || !scratch) {
@@ -645,6 +647,9 @@ for (const frames of sizes) {
 		await page.close();
 	});
 }
+
+// flamekit view's page (view.mjs)
+viewTests({ test, open, expect, expectNear, painted, dataFile, parseFolded, samplesUnder, expectedMatched, scratch, build });
 
 // --- running them --------------------------------------------------------------------
 
