@@ -493,17 +493,22 @@ int do_sample(struct bpf_perf_event_data *ctx)
 }
 
 /* -e CATEGORY:NAME and u:BINARY:FUNCTION: attached by user space to the
- * event it names (bare sections: the target is given at run time). */
+ * event it names (bare sections: the target is given at run time). They
+ * return 1: to the kernel, 0 from a tracepoint's or probe's program means
+ * "filter the event out", and perf's own listeners (a perf stat, a perf
+ * record beside flamekit) would miss it. */
 SEC("tracepoint")
 int on_tracepoint(void *ctx)
 {
-	return sample_current(ctx, true);
+	sample_current(ctx, true);
+	return 1;
 }
 
 SEC("uprobe")
 int on_uprobe(struct pt_regs *ctx)
 {
-	return sample_current(ctx, true);
+	sample_current(ctx, true);
+	return 1;
 }
 
 /* k:FUNCTION: a BPF trampoline on the function's entry (the kernel's BTF
