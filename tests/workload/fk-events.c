@@ -10,7 +10,7 @@
  *                each in touch_pages(): N page faults there
  *
  * then writes "NAME N" to FK_EVENT_REPORT (when set). FK_STOP as in
- * workload.h.
+ * workload.h; FK_CALL_GAP_US=U sleeps U us after each call.
  * cc -O0 -fno-omit-frame-pointer -fno-inline -o fk-events fk-events.c */
 #define _GNU_SOURCE
 #include <string.h>
@@ -28,12 +28,15 @@ __attribute__((noinline)) int target(int x)
 	return x * 3 + 1;
 }
 
-__attribute__((noinline)) void caller(long n)
+__attribute__((noinline)) void caller(long n, long gap_us)
 {
 	volatile int sum = 0;
 
-	for (long i = 0; i < n; i++)
+	for (long i = 0; i < n; i++) {
 		sum += target((int)i);
+		if (gap_us)
+			usleep((useconds_t)gap_us);
+	}
 }
 
 /* The system call from here, not from libc's syscall() (built without
@@ -84,7 +87,7 @@ int main(int argc, char **argv)
 	}
 	workload_ready();
 	if (strcmp(argv[1], "calls") == 0)
-		caller(n);
+		caller(n, getenv("FK_CALL_GAP_US") ? atol(getenv("FK_CALL_GAP_US")) : 0);
 	else if (strcmp(argv[1], "getrandom") == 0)
 		getrandom_loop(n);
 	else if (pages)
