@@ -90,8 +90,8 @@ int event_spec__parse(const char *text, struct event_spec *out)
 				     "or library and a function in it "
 				     "(u:/usr/lib/x86_64-linux-gnu/libc.so.6:malloc)", text);
 		if (text[2] != '/')
-			return error("-e %s: give the binary's whole path, from / (which "
-				     "%.*s shows where it is)", text, (int)(colon - text - 2), text + 2);
+			return error("-e %s: give the binary's whole path, from / (ldconfig -p "
+				     "or which finds %.*s)", text, (int)(colon - text - 2), text + 2);
 		out->kind = EVENT_UFUNC;
 		out->binary = copy(text + 2, (size_t)(colon - text - 2));
 		out->function = fk_strdup(colon + 1);
