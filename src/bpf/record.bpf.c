@@ -10,6 +10,12 @@
  * switch it keeps the key of a task that leaves the CPU, with the time, and
  * when the task runs again adds the microseconds it was away to that key in
  * `counts`; with --wakeups, on_waking keeps the waker's stacks for the key.
+ * With --all-time both run, a timer sample adding its microseconds.
+ *
+ * With -e, do_sample runs on the perf event named instead of the clock (the
+ * kernel keeps one in -c N), or on_tracepoint, on_uprobe or on_fentry on
+ * the tracepoint or function named, keeping one in -c N by a per-CPU
+ * counter; all count through sample_current(), the filters first.
  *
  * Built twice: record.bpf.o uses only the UAPI context and helpers, so
  * loading it needs no kernel BTF (and libbpf does not read the 5 MB

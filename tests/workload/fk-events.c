@@ -19,10 +19,6 @@
 
 #include "workload.h"
 
-/* (workload.h's CPU accounting is for the CPU-bound workloads) */
-static void (*const unused_report)(int) __attribute__((unused)) = workload_report;
-static double (*const unused_cpu)(clockid_t) __attribute__((unused)) = workload_cpu_seconds;
-
 __attribute__((noinline)) int target(int x)
 {
 	return x * 3 + 1;
@@ -39,26 +35,13 @@ __attribute__((noinline)) void caller(long n, long gap_us)
 	}
 }
 
-/* The system call from here, not from libc's syscall() (built without
- * frame pointers, a walk from inside it skips its caller): as fk-offcpu. */
-#if defined(__x86_64__)
-__attribute__((always_inline)) static inline long sys3(long n, long a, long b, long c)
-{
-	long ret;
-	__asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
-#else
-#define sys3(n, a, b, c) syscall(n, a, b, c)
-#endif
-
+/* The system call from here, not from libc (see workload_syscall3()). */
 __attribute__((noinline)) void getrandom_loop(long n)
 {
 	char byte;
 
 	for (long i = 0; i < n; i++)
-		if (sys3(SYS_getrandom, (long)&byte, 1, 0) != 1)
+		if (workload_syscall3(SYS_getrandom, (long)&byte, 1, 0) != 1)
 			exit(1);
 }
 
