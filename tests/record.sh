@@ -969,6 +969,7 @@ record_test_events() {
 # the count has them, and the suggested -c is the rate over 1000.
 record_test_rate() {
 	local out=$record_dir/rate.out err=$record_dir/rate.err
+	: > "$err"  # (before the background shell makes it: the wait below reads it)
 	"$BUILD/flamekit" record --rate -e syscalls:sys_enter_getrandom,page-faults 3 > "$out" 2> "$err" &
 	local pid=$! tries=0
 	until grep -q '^Counting ' "$err" || ! kill -0 "$pid" 2> /dev/null || (( ++tries > 2400 )); do sleep 0.05; done
