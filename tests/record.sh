@@ -838,6 +838,206 @@ record_test_off_cpu() {
 	fi
 }
 
+# -e, against fk-events' own account (it makes a known number of events
+# from a known function) and against perf stat on the same run:
+# - u:BINARY:target: exactly the calls made, all in caller;target, by frame
+#   pointers (the default for events) and copied stacks (--unwind=dwarf);
+# - syscalls:sys_enter_getrandom: the workload's count under perf stat -e
+#   of the same tracepoint (flamekit's program lets perf's listeners see the
+#   event too), equal to perf's within 1%; with -c 100 a hundredth within 5%,
+#   counted as samples;
+# - page-faults: the fresh pages touch_pages() writes (±1%: the stack's own
+#   faults), and with -c 100 a hundredth (the kernel's sample_period);
+# - k:vfs_read: dd's 5000 reads of a byte; where the kernel does not let
+#   BPF trace functions, its one-line refusal;
+# - cycles: with a PMU, fk-7030's seventy(); without, one clear line and
+#   exit 2;
+# - outputs: the SVG counts "events" (or "samples" with -c) and is titled
+#   by the event; the report's header says which.
+record_event_calls() { # file function-chain
+	awk -v chain="$2" '{ n = $NF; sub(/ [0-9]+$/, ""); if ($0 ~ "^fk-events;" && index($0 ";", chain ";")) s += n }
+		END { print s + 0 }' "$1"
+}
+
+record_test_events() {
+	local bin=$record_dir/bin/fk-events n problems
+	if record_run events-uprobe -e "u:$bin:target" -f -- "$bin" calls 12345; then
+		n=$(record_event_calls "$record_dir/events-uprobe.out" "caller;target")
+		problems=$(record_check_only "$record_dir/events-uprobe.out" fk-events)
+		[[ $n == 12345 ]] || problems+="caller;target counted $n times, fk-events called it 12345 times; "
+		grep -q '^flamekit: 12345 u:.* events, 12345 kept (every one)' "$record_dir/events-uprobe.err" ||
+			problems+="the summary says $(grep '^flamekit: [0-9]' "$record_dir/events-uprobe.err"); "
+		record_judge events-uprobe "$problems"
+	fi
+	# (a call a millisecond: the first copies, before flamekit knows where
+	# the stack ends, are 64 KB each, and a busy machine's flamekit may fall
+	# behind a faster stream, counting what it drops)
+	if record_run events-uprobe-dwarf -e "u:$bin:target" --unwind=dwarf -f -- env FK_CALL_GAP_US=1000 "$bin" calls 500; then
+		n=$(record_event_calls "$record_dir/events-uprobe-dwarf.out" "main;caller;target")
+		record_judge events-uprobe-dwarf "$([[ $n == 500 ]] || echo "main;caller;target counted $n times with copied stacks, fk-events called it 500 times: $(grep '^flamekit: [0-9]' "$record_dir/events-uprobe-dwarf.err")")"
+	fi
+
+	local perf; perf=$(command -v perf)
+	if [[ -z $perf ]]; then
+		record_skip events-tracepoint "no perf to compare with (Debian: linux-perf)"
+		record_skip events-tracepoint-count "no perf to compare with (Debian: linux-perf)"
+	else
+		local id every want got
+		for id in events-tracepoint events-tracepoint-count; do
+			every=1; [[ $id == events-tracepoint-count ]] && every=100
+			record_run "$id" -e syscalls:sys_enter_getrandom -c "$every" -f -- "$perf" stat -x, \
+				-o "$record_dir/$id.perf" -e syscalls:sys_enter_getrandom -- "$bin" getrandom 100000 || continue
+			want=$(awk -F, '$3 == "syscalls:sys_enter_getrandom" { print $1 }' "$record_dir/$id.perf")
+			got=$(record_event_calls "$record_dir/$id.out" getrandom_loop)
+			problems=""
+			[[ $want =~ ^[0-9]+$ && $want -ge 100000 ]] ||
+				problems+="perf stat counted ${want:-nothing} getrandom calls of fk-events, which made 100000 ($(head -c 200 "$record_dir/$id.perf")); "
+			awk -v g="$got" -v w="$want" -v e="$every" -v tol="$([[ $every == 1 ]] && echo 0.01 || echo 0.05)" \
+				'BEGIN { x = w / e; exit !(x > 0 && g >= (1 - tol) * x && g <= (1 + tol) * x) }' ||
+				problems+="getrandom_loop has $got (one in $every), perf stat counted $want events (± $([[ $every == 1 ]] && echo 1 || echo 5)%); "
+			if [[ $every == 1 ]]; then
+				grep -q '^Tracing syscalls:sys_enter_getrandom events (each counted) of command' "$record_dir/$id.err" ||
+					problems+="the header says $(head -n 1 "$record_dir/$id.err"); "
+			else
+				grep -q '^Tracing syscalls:sys_enter_getrandom samples (one in 100 events) of command' "$record_dir/$id.err" ||
+					problems+="the header says $(head -n 1 "$record_dir/$id.err"); "
+			fi
+			record_judge "$id" "$problems"
+		done
+	fi
+
+	if record_run events-page-faults -e page-faults -f -- "$bin" pages 20000 &&
+		record_run events-page-faults-count -e page-faults -c 100 -f -- "$bin" pages 20000; then
+		local all sampled
+		all=$(record_event_calls "$record_dir/events-page-faults.out" touch_pages)
+		sampled=$(record_event_calls "$record_dir/events-page-faults-count.out" touch_pages)
+		problems=""
+		awk -v n="$all" 'BEGIN { exit !(n >= 20000 && n <= 20200) }' ||
+			problems+="touch_pages() faulted $all times, it touched 20000 fresh pages (+1%); "
+		awk -v n="$sampled" 'BEGIN { exit !(n >= 190 && n <= 210) }' ||
+			problems+="with -c 100, touch_pages() has $sampled samples, expected 200 (± 5%); "
+		record_judge events-page-faults "$problems"
+	fi
+
+	timeout "$record_guard" "$BUILD/flamekit" record -e k:vfs_read -f -- dd if=/dev/zero of=/dev/null bs=1 count=5000 \
+		> "$record_dir/events-kfunc.out" 2> "$record_dir/events-kfunc.err"
+	local rc=$?
+	# (where the kernel does not let BPF trace functions, as here in a VM
+	# without BPF trampolines, what is tested is the refusal: one clear line,
+	# exit 2; a skip would fail CI, which runs on such machines)
+	if [[ $rc == 2 ]] && grep -q 'does not let BPF programs trace kernel functions' "$record_dir/events-kfunc.err"; then
+		record_judge events-kfunc "$([[ $(wc -l < "$record_dir/events-kfunc.err") == 1 ]] || echo "the refusal is more than one line: $(head -c 300 "$record_dir/events-kfunc.err")")"
+	elif [[ $rc != 0 ]]; then
+		record_fail events-kfunc "flamekit record -e k:vfs_read exited $rc: $(tail -n 2 "$record_dir/events-kfunc.err" | tr '\n' ' ')"
+	else
+		n=$(awk '$1 ~ /^dd;/ { n += $NF } END { print n + 0 }' "$record_dir/events-kfunc.out")
+		record_judge events-kfunc "$(awk -v n="$n" 'BEGIN { exit !(n >= 5000 && n <= 5100) }' || echo "dd read $n times by k:vfs_read, it read 5000 bytes one by one")"
+	fi
+
+	# (without a PMU, as in a VM without a virtual one, the refusal is tested)
+	timeout "$record_guard" "$BUILD/flamekit" record -e cycles -c 1000000 -f -- "$record_dir/bin/fk-7030" 0.5 \
+		> "$record_dir/events-hardware.out" 2> "$record_dir/events-hardware.err"
+	rc=$?
+	if [[ ! -e /sys/bus/event_source/devices/cpu && ! -e /sys/bus/event_source/devices/cpu_core ]]; then
+		if [[ $rc == 2 && $(wc -l < "$record_dir/events-hardware.err") == 1 ]] &&
+			grep -q '^flamekit: -e cycles: this machine has no hardware performance counters' "$record_dir/events-hardware.err"; then
+			record_pass events-hardware
+		else
+			record_fail events-hardware "without a PMU, -e cycles exited $rc with: $(head -c 300 "$record_dir/events-hardware.err")"
+		fi
+	else
+		n=$(awk '$1 ~ /^fk-7030;/ && /seventy/ { n += $NF } END { print n + 0 }' "$record_dir/events-hardware.out")
+		record_judge events-hardware "$([[ $rc == 0 && $n -gt 0 ]] || echo "-e cycles exited $rc with $n samples in seventy(): $(tail -n 1 "$record_dir/events-hardware.err")")"
+	fi
+
+	if record_run events-svg -e "u:$bin:target" -c 10 -o "$record_dir/events.svg" -- "$bin" calls 5000 &&
+		record_run events-report -e "u:$bin:target" -o "$record_dir/events.txt" -- "$bin" calls 5000; then
+		problems=""
+		grep -q '<title>all (500 samples, 100%)</title>' "$record_dir/events.svg" ||
+			problems+="events.svg draws $(grep -o '<title>all ([^<]*' "$record_dir/events.svg"), expected all (500 samples; "
+		grep -q ">u:$bin:target Flame Graph<" "$record_dir/events.svg" ||
+			problems+="events.svg is not titled by its event; "
+		[[ $(head -n 1 "$record_dir/events.txt") == "Tracing u:$bin:target events (each counted) of command $bin and its children by user stack (user stacks by frame pointers) until it exits... Hit Ctrl-C to end." ]] ||
+			problems+="the report begins \"$(head -n 1 "$record_dir/events.txt")\"; "
+		n=$("$BUILD/flamekit" collapse bcc "$record_dir/events.txt" | record_event_calls /dev/stdin "caller;target")
+		[[ $n == 5000 ]] || problems+="the report holds $n calls of target(), not 5000; "
+		record_judge events-svg "$problems"
+	fi
+}
+
+# record --rate: while it counts, fk-events makes 100000 getrandom calls;
+# the count has them, and the suggested -c is the rate over 1000.
+record_test_rate() {
+	local out=$record_dir/rate.out err=$record_dir/rate.err
+	: > "$err"  # (before the background shell makes it: the wait below reads it)
+	"$BUILD/flamekit" record --rate -e syscalls:sys_enter_getrandom,page-faults 3 > "$out" 2> "$err" &
+	local pid=$! tries=0
+	until grep -q '^Counting ' "$err" || ! kill -0 "$pid" 2> /dev/null || (( ++tries > 2400 )); do sleep 0.05; done
+	"$record_dir/bin/fk-events" getrandom 100000
+	wait "$pid"
+	local rc=$? problems=""
+	[[ $rc == 0 ]] || problems+="record --rate exited $rc: $(tail -n 2 "$err" | tr '\n' ' '); "
+	problems+=$(awk '$1 == "syscalls:sys_enter_getrandom" { seen = 1
+			want = $3 > 1000 ? int($3 / 1000 + 0.5) : 1
+			if ($2 < 100000) printf "counted %s getrandom calls, fk-events made 100000; ", $2
+			if ($4 != want) printf "suggests -c %s for %s a second, expected %s; ", $4, $3, want }
+		$1 == "page-faults" { pf = 1 }
+		END { if (!seen || !pf) printf "no line for each event: %s; ", NR }' "$out")
+	head -n 1 "$out" | grep -q '^EVENT  *COUNT  *PER SECOND  *-c$' || problems+="the table begins \"$(head -n 1 "$out")\"; "
+	record_judge rate "$problems"
+}
+
+# --all-time: one recording of fk-7030 (3 CPU seconds) and fk-offcpu (about
+# 3.2 s blocked, as it times itself) at 997 Hz: fk-7030's on-CPU
+# microseconds (frames without _[o]) within 10% of its CPU time, fk-offcpu's
+# off-CPU ones (marked _[o]) within 5% of its blocks; the SVG counts us and
+# colours _[o] frames blue, fk-7030's seventy() hot.
+record_test_all_time() {
+	local report=$record_dir/all-time.blocks
+	rm -f "$report"
+	record_spawn all-7030 "$(record_exe fk-all-7030)" || return
+	record_spawn all-offcpu env FK_BLOCK_REPORT="$report" "$record_dir/bin/fk-offcpu" || return
+	local pids=${record_spawned[all-7030]},${record_spawned[all-offcpu]}
+	record_start all-time --all-time -F $record_hz -f -p "$pids"
+	record_start all-time-svg --all-time -F $record_hz -p "$pids" -o "$record_dir/all-time.svg"
+	record_finish
+	if [[ -n ${record_done[all-time]:-} ]]; then
+		local out=$record_dir/all-time.out problems on off cpu blocked
+		cpu=$(record_cpu "$record_dir/all-7030.cpu" fk-all-7030)
+		on=$(awk '$1 ~ /^fk-all-7030;/ && !/_\[o\]/ { n += $NF } END { print n + 0 }' "$out")
+		off=$(awk '$1 ~ /^fk-offcpu;/ && /_\[o\]/ { n += $NF } END { print n + 0 }' "$out")
+		blocked=$(awk '{ s += $2 } END { print s + 0 }' "$report" 2> /dev/null)
+		problems=$(record_check_only "$out" 'fk-all-7030|fk-offcpu|fk-feeder')
+		awk -v n="$on" -v c="$cpu" 'BEGIN { e = c * 1e6; exit !(e > 0 && n >= 0.9 * e && n <= 1.1 * e) }' ||
+			problems+="fk-all-7030 has $on us on CPU, it used $cpu CPU seconds (± 10%); "
+		record_near5 "$off" "$blocked" ||
+			problems+="fk-offcpu has $off us off CPU (_[o]), it timed $blocked us of blocks (± 5%); "
+		awk '/_\[o\]/ { n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); for (i = 2; i <= k; i++) if (f[i] ~ /_\[o\]$/) break
+				for (; i <= k; i++) if (f[i] !~ /_\[o\]$/) { print "an unmarked frame below an off-CPU one: " substr($0, 1, 200) "; "; exit } }' "$out" | grep -q . &&
+			problems+="off-CPU frames are not the leaf part of their stacks; "
+		grep -q '^Tracing on- and off-CPU time (us) of PID' "$record_dir/all-time.err" ||
+			problems+="the header says $(head -n 1 "$record_dir/all-time.err"); "
+		record_judge all-time "$problems"
+	fi
+	if [[ -n ${record_done[all-time-svg]:-} ]]; then
+		local fill_off fill_on
+		fill_off=$(sed -n 's/.*<title>\(__schedule_\[o\]\) ([^<]*<\/title><rect [^>]*fill="rgb(\([0-9,]*\))".*/\2/p' "$record_dir/all-time.svg" | head -n 1)
+		fill_on=$(record_svg_fill "$record_dir/all-time.svg" seventy)
+		if ! grep -q '<title>all ([0-9,]* us, 100%)</title>' "$record_dir/all-time.svg"; then
+			record_fail all-time-svg "all-time.svg does not count in us: $(grep -o '<title>all ([^<]*' "$record_dir/all-time.svg")"
+		elif ! grep -q 'On- and Off-CPU Time Flame Graph' "$record_dir/all-time.svg"; then
+			record_fail all-time-svg "all-time.svg is not titled On- and Off-CPU Time Flame Graph"
+		elif ! awk -F, -v c="$fill_off" 'BEGIN { split(c, v, ","); exit !(v[1] == v[2] && v[3] > v[2]) }'; then
+			record_fail all-time-svg "__schedule_[o] is rgb(${fill_off:-none}), expected blue"
+		elif ! awk -v c="$fill_on" 'BEGIN { exit !(match(c, /^rgb\(([0-9]+),([0-9]+),([0-9]+)\)$/)) }' ||
+			! awk -v c="${fill_on#rgb(}" 'BEGIN { split(c, v, /[,)]/); exit !(v[1] >= 205 && v[3] <= 55) }'; then
+			record_fail all-time-svg "seventy() is $fill_on, expected a hot colour (on CPU)"
+		else
+			record_pass all-time-svg
+		fi
+	fi
+}
+
 # Nothing flamekit loaded stays in the kernel after it exits: the BPF
 # programs, maps and links it held (its /proc/PID/fdinfo) are gone, even
 # though its command left a process behind that would have inherited them
@@ -898,6 +1098,9 @@ record_table=(
 	"record_test_mntnsmap mntnsmap"
 	"record_test_cleanup cleanup"
 	"record_test_off_cpu off-cpu off-cpu-min-block off-cpu-max-block off-cpu-wakeups off-cpu-svg off-cpu-report"
+	"record_test_events events-uprobe events-uprobe-dwarf events-tracepoint events-tracepoint-count events-page-faults events-kfunc events-hardware events-svg"
+	"record_test_rate rate"
+	"record_test_all_time all-time all-time-svg"
 )
 
 record_tests() {
@@ -919,7 +1122,7 @@ record_tests() {
 	else
 		mkdir -p "$record_dir/bin" && chmod 755 "$SCRATCH" "$record_dir" "$record_dir/bin"
 		local flags="-O0 -fno-omit-frame-pointer -fno-inline" w
-		for w in fk-7030 fk-syscall fk-threads fk-offcpu; do
+		for w in fk-7030 fk-syscall fk-threads fk-offcpu fk-events; do
 			# shellcheck disable=SC2086
 			if ! cc $flags -pthread -o "$record_dir/bin/$w" "$TOP/tests/workload/$w.c" 2> "$record_dir/cc.err"; then
 				for id in "${ids[@]}"; do

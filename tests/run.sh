@@ -37,7 +37,7 @@ CONF=$SHARED/conformance
 DATA=$TOP/tests/data
 GOLDEN_CONF=$TOP/tests/golden/conformance
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/flamekit-tests.XXXXXX")
-trap 'rm -rf "$SCRATCH"' EXIT
+trap '[[ -n ${TESTS_KEEP:-} ]] || rm -rf "$SCRATCH"' EXIT
 # traversable by all: as root, some tests run commands as nobody in it
 chmod 755 "$SCRATCH"
 EMPTY=$SCRATCH/empty # for "nothing on stderr"

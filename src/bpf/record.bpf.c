@@ -10,6 +10,12 @@
  * switch it keeps the key of a task that leaves the CPU, with the time, and
  * when the task runs again adds the microseconds it was away to that key in
  * `counts`; with --wakeups, on_waking keeps the waker's stacks for the key.
+ * With --all-time both run, a timer sample adding its microseconds.
+ *
+ * With -e, do_sample runs on the perf event named instead of the clock (the
+ * kernel keeps one in -c N), or on_tracepoint, on_uprobe or on_fentry on
+ * the tracepoint or function named, keeping one in -c N by a per-CPU
+ * counter; all count through sample_current(), the filters first.
  *
  * Built twice: record.bpf.o uses only the UAPI context and helpers, so
  * loading it needs no kernel BTF (and libbpf does not read the 5 MB
@@ -418,8 +424,37 @@ static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __
 }
 #endif
 
-SEC("perf_event")
-int do_sample(struct bpf_perf_event_data *ctx)
+/* -e's one in N for the programs the kernel does not sample for us: the
+ * events of this CPU since the last kept one. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, 1);
+} event_counter SEC(".maps");
+
+/* Keeps one in config.event_every events of this CPU (per-CPU, so no two
+ * CPUs race for the counter; the same 1 in N overall). */
+static __always_inline int keep_event(void)
+{
+	__u32 zero = 0;
+	__u64 *seen;
+
+	if (config.event_every <= 1)
+		return 1;
+	seen = bpf_map_lookup_elem(&event_counter, &zero);
+	if (!seen)
+		return 1;
+	if (++*seen < config.event_every)
+		return 0;
+	*seen = 0;
+	return 1;
+}
+
+/* One sample of the current task, counted under its key: the timer's
+ * (do_sample), a perf event's (do_sample too) or a traced event's
+ * (sampled: keep one in config.event_every; count_only: only count it). */
+static __always_inline int sample_current(void *ctx, bool sampled)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 pid = id >> 32, tid = (__u32)id;
@@ -429,6 +464,11 @@ int do_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	if (!current_wanted(pid, tid))
 		return 0;
+	if (sampled) {
+		stat_add(RECORD_STAT_EVENTS);
+		if (config.count_only || !keep_event())
+			return 0;
+	}
 
 	stat_add(RECORD_STAT_SAMPLES);
 	__u64 now = bpf_ktime_get_ns();
@@ -447,8 +487,43 @@ int do_sample(struct bpf_perf_event_data *ctx)
 		key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
 	if (config.notify_new_pids && pid != 0)
 		note_new_pid(pid);
-	count_key(&key, 1);
+	count_key(&key, config.sample_weight ? config.sample_weight : 1);
 	return 0;
+}
+
+/* The timer, or -e's perf event (the kernel keeps one in -c N itself). */
+SEC("perf_event")
+int do_sample(struct bpf_perf_event_data *ctx)
+{
+	return sample_current(ctx, false);
+}
+
+/* -e CATEGORY:NAME and u:BINARY:FUNCTION: attached by user space to the
+ * event it names (bare sections: the target is given at run time). They
+ * return 1: to the kernel, 0 from a tracepoint's or probe's program means
+ * "filter the event out", and perf's own listeners (a perf stat, a perf
+ * record beside flamekit) would miss it. */
+SEC("tracepoint")
+int on_tracepoint(void *ctx)
+{
+	sample_current(ctx, true);
+	return 1;
+}
+
+SEC("uprobe")
+int on_uprobe(struct pt_regs *ctx)
+{
+	sample_current(ctx, true);
+	return 1;
+}
+
+/* k:FUNCTION: a BPF trampoline on the function's entry (the kernel's BTF
+ * names its target), cheaper than a kprobe and there on kernels built
+ * without kprobe events. */
+SEC("fentry")
+int on_fentry(void *ctx)
+{
+	return sample_current(ctx, true);
 }
 
 #ifdef RECORD_TASK_ACCESS
@@ -493,6 +568,7 @@ static __always_inline void task_leaves(void *ctx, bool preempt, struct task_str
 	struct record_blocked b = {};
 	b.time = now;
 	b.key.pid = pid;
+	b.key.off_cpu = 1;
 	if (config.per_thread)
 		b.key.tid = tid;
 	if (config.slice_ns)

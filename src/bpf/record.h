@@ -3,8 +3,9 @@
  * user space (sampler/bpf_sampler.c). Plain fixed-size C, no kernel headers.
  *
  * The kernel counts in `counts`, keyed by record_key: timer samples (each
- * adds 1) or, with --off-cpu, the microseconds a task spent off CPU (each
- * block adds its length to the key the task had when it left). A key names
+ * adds 1; with --all-time, its microseconds of CPU time), -e's events (each
+ * kept one adds 1) or, with --off-cpu, the microseconds a task spent off CPU
+ * (each block adds its length to the key the task had when it left). A key names
  * its stacks by the 64-bit hash of their content; the frames themselves are
  * stored once per distinct stack in `stacks` (hash -> record_stack). Unlike a
  * BPF stack-trace map, where two stacks that hash to one bucket make the
@@ -29,6 +30,8 @@ struct record_key {
 	__u32 tid;          /* thread id when sampling per thread, else 0 */
 	__u32 slice;        /* time slice number when config.slice_ns is set, else 0 */
 	__u32 waker_pid;    /* --wakeups: the waker's thread group; 0: no waker known */
+	__u32 off_cpu;      /* 1: a block's time (--off-cpu, --all-time), 0: a sample */
+	__u32 reserved;     /* zero: keys are compared byte for byte */
 	__u64 user_stack;   /* hash in `stacks`, or RECORD_STACK_NONE / _MISSED */
 	__u64 kernel_stack;
 	char comm[RECORD_COMM_LEN];
@@ -104,6 +107,7 @@ enum record_stat {
 	RECORD_STAT_OFF_CPU_US,    /* --off-cpu: the microseconds of the blocks counted */
 	RECORD_STAT_BLOCKED_FULL,  /* a block not timed: `blocked` had no room */
 	RECORD_STAT_WAKERS_FULL,   /* a waker not kept: `wakers` had no room */
+	RECORD_STAT_EVENTS,        /* -e: events that passed the filters, kept or not (-c) */
 	RECORD_STATS,
 };
 
@@ -137,6 +141,16 @@ struct record_config {
 	__u32 state;               /* bcc's --state: 0 matches running (preempted)
 				    * tasks, else a mask of task state bits */
 	__u32 cpu;
+	/* -e on a tracepoint or probe (on_tracepoint, on_kprobe, on_uprobe,
+	 * on_fentry): keep one in this many events that pass the filters, by
+	 * a per-CPU counter (the kernel's sample_period does it for perf
+	 * events); 0 or 1: every one */
+	__u64 event_every;
+	__u8 count_only;           /* record --rate: count events, no stacks, no keys */
+	__u8 reserved[7];
+	/* what a timer sample adds to its key: 1, or --all-time's microseconds
+	 * of CPU time per sample (1e6 / frequency) */
+	__u64 sample_weight;
 };
 
 /* Task states, as include/linux/sched.h numbers them (bcc's --state). */

@@ -99,6 +99,7 @@ static const char options_help[] =
 	"  --nametype TEXT     what the names are (default \"Function:\")\n"
 	"  --colors PALETTE    hot (default), mem, io, wakeup, chain, java, js, perl,\n"
 	"                      red, green, blue, aqua, yellow, purple, orange;\n"
+	"                      hotcold: frames marked _[o] (off CPU) blue, others hot;\n"
 	"                      diff-cb: colour-blind-safe differential (blue/orange)\n"
 	"  --bgcolors COLOR    yellow, blue, green, grey, or a flat #rrggbb\n"
 	"  --hash              colours by a hash of the name (same names, same hue)\n"

@@ -32,6 +32,8 @@
 #include "../lib/xalloc.h"
 #include "../profile/profile.h"
 #include "../sampler/bpf_sampler.h"
+#include "../sampler/event_rate.h"
+#include "../sampler/event_spec.h"
 #include "../sampler/missing_report.h"
 #include "../sampler/recording.h"
 #include "../sampler/sampled_profile.h"
@@ -61,6 +63,11 @@ struct record_options {
 	bool frequency_given, period_given;
 	enum unwind_mode unwind;
 	const char *off_cpu_option;        /* the first option given that needs --off-cpu */
+	char **event_args;                 /* -e's arguments, as given (each may list several) */
+	size_t event_arg_count, event_arg_cap;
+	struct event_spec *events;         /* parsed: one for record, any number for --rate */
+	size_t event_count;
+	bool rate;                         /* --rate: count events per second, no stacks */
 };
 
 enum {
@@ -70,6 +77,8 @@ enum {
 	OPT_MNTNSMAP,
 	OPT_OUTDIR,
 	OPT_UNWIND,
+	OPT_RATE,
+	OPT_ALL_TIME,  /* --off-cpu's options serve it too */
 	OPT_OFF_CPU,   /* the options after it are its own */
 	OPT_MIN_BLOCK,
 	OPT_MAX_BLOCK,
@@ -99,6 +108,9 @@ static const struct option record_long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "outdir", required_argument, NULL, OPT_OUTDIR },
 	{ "unwind", required_argument, NULL, OPT_UNWIND },
+	{ "event", required_argument, NULL, 'e' },
+	{ "rate", no_argument, NULL, OPT_RATE },
+	{ "all-time", no_argument, NULL, OPT_ALL_TIME },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "min-block", required_argument, NULL, OPT_MIN_BLOCK },
 	{ "max-block", required_argument, NULL, OPT_MAX_BLOCK },
@@ -113,9 +125,11 @@ static const struct option record_long_options[] = {
 
 static void record_usage(FILE *out)
 {
-	fputs("usage: flamekit record [OPTIONS] [DURATION] [-- COMMAND [ARGS...]]\n\n"
+	fputs("usage: flamekit record [OPTIONS] [DURATION] [-- COMMAND [ARGS...]]\n"
+	      "       flamekit record --rate -e EVENT[,EVENT...] SECONDS\n\n"
 	      "Samples stacks on a timer with BPF and counts them in the kernel (needs root);\n"
-	      "with --off-cpu, counts the microseconds tasks spend off CPU instead.\n"
+	      "with --off-cpu, counts the microseconds tasks spend off CPU instead; with\n"
+	      "-e, the stacks of an event (a perf event, tracepoint or function).\n"
 	      "Runs for DURATION seconds, until COMMAND exits, or until Ctrl-C; then writes\n"
 	      "bcc profile's report (default), folded stacks (-f) or what -o names.\n\n"
 	      "what to sample (default: every process on every CPU):\n"
@@ -164,7 +178,30 @@ static void record_usage(FILE *out)
 	      "                            frame marked _[w] (bcc offwaketime's layout)\n"
 	      "  The values are microseconds: the SVG's counts read \"us\", the report\n"
 	      "  begins with bcc's \"Tracing off-CPU time (us) ...\" line; an SVG is coloured\n"
-	      "  as --colors io (--wakeups: chain, wakers in aqua).\n\n"
+	      "  as --colors io (--wakeups: chain, wakers in aqua).\n"
+	      "      --all-time            on- and off-CPU time in one profile (us): each timer\n"
+	      "                            sample counts 1e6/F us; off-CPU kernel frames end\n"
+	      "                            in _[o] (a [off-CPU]_[o] leaf without them), blue\n"
+	      "                            in the SVG (--colors hotcold), the rest hot\n\n"
+	      "events (one per recording; user stacks by frame pointers unless --unwind=dwarf):\n"
+	      "  -e, --event EVENT         stacks on EVENT instead of the timer:\n"
+	      "                            page-faults, minor-faults, major-faults,\n"
+	      "                            context-switches, cpu-migrations; with a PMU (and\n"
+	      "                            -c) cycles, instructions, cache-references,\n"
+	      "                            cache-misses, branches, branch-misses;\n"
+	      "                            CATEGORY:NAME, a tracepoint (sched:sched_wakeup);\n"
+	      "                            k:FUNCTION, a kernel function (fentry);\n"
+	      "                            u:BINARY:FUNCTION, a user function (uprobe; BINARY\n"
+	      "                            a whole path; user stacks only)\n"
+	      "  -c, --count N             with -e: keep one in N events, for every kind\n"
+	      "                            (perf events: the kernel's sample period;\n"
+	      "                            tracepoints and functions: the BPF program's count)\n"
+	      "  Without -c the values are events (the SVG reads \"events\"), with it samples;\n"
+	      "  the report's header says which.\n"
+	      "      --rate                with -e EVENT[,EVENT...] SECONDS: count the events of\n"
+	      "                            the whole machine, no stacks (as perf stat -a), and\n"
+	      "                            print each one's rate and the -c that keeps about\n"
+	      "                            1000 stacks a second\n\n"
 	      "output:\n"
 	      "  -f, --folded              folded stacks \"comm;user;...;kernel COUNT\"\n"
 	      "  -d, --delimited           a \"-\" frame between user and kernel stacks\n"
@@ -186,7 +223,12 @@ static void record_usage(FILE *out)
 	      "  sudo flamekit record -o build.svg -- make -j2  # a command and its children\n"
 	      "  sudo flamekit record -u www-data --outdir /var/tmp/flames 30\n"
 	      "  sudo flamekit record --off-cpu -p 1234 -o blocked.svg 10  # time off CPU\n"
-	      "  sudo flamekit record --off-cpu --wakeups --min-block 1000 -f -p 1234 10\n",
+	      "  sudo flamekit record --off-cpu --wakeups --min-block 1000 -f -p 1234 10\n"
+	      "  sudo flamekit record --all-time -F 997 -p 1234 -o wall.svg 10  # both\n"
+	      "  sudo flamekit record --rate -e sched:sched_wakeup,page-faults 5\n"
+	      "  sudo flamekit record -e sched:sched_wakeup -c 10 -o wakeups.svg 10\n"
+	      "  sudo flamekit record -e u:/usr/lib/x86_64-linux-gnu/libc.so.6:malloc -p 1234 -f 10\n"
+	      "  sudo flamekit record -e page-faults -f -- ./build.sh\n",
 	      out);
 }
 
@@ -283,16 +325,23 @@ static int check_off_cpu_options(const struct record_options *o)
 			return error("%s is for off-CPU time: add --off-cpu", o->off_cpu_option);
 		return 0;
 	}
-	if (o->frequency_given || o->period_given)
+	const char *name = s->all_time ? "--all-time" : "--off-cpu";
+	if (s->all_time && s->wakeups)
+		return error("--wakeups is for --off-cpu alone: --all-time draws on- and off-CPU "
+			     "time, not wakers; drop one");
+	if (s->all_time && o->period_given && s->period < 1000)
+		return error("-c %" PRIu64 ": --all-time counts microseconds, so a sample must "
+			     "stand for 1000 ns of CPU time at least", s->period);
+	if (!s->all_time && (o->frequency_given || o->period_given))
 		return error("%s sets the timer of on-CPU sampling, which --off-cpu does not "
 			     "use: it times every block", o->frequency_given ? "-F" : "-c");
 	if (s->include_idle)
 		return error("-I: the idle task is off CPU exactly while others run; drop -I "
-			     "with --off-cpu");
+			     "with %s", name);
 	if (o->unwind == UNWIND_DWARF)
-		return error("--unwind=dwarf: --off-cpu walks user stacks by frame pointers "
+		return error("--unwind=dwarf: %s walks user stacks by frame pointers "
 			     "(copying stacks at every context switch would cost too much): "
-			     "drop --unwind or give --unwind=fp");
+			     "drop --unwind or give --unwind=fp", name);
 	if (s->min_block_us > s->max_block_us)
 		return error("--min-block %" PRIu64 " is above --max-block %" PRIu64 ": no block "
 			     "could count", s->min_block_us, s->max_block_us);
@@ -301,6 +350,82 @@ static int check_off_cpu_options(const struct record_options *o)
 	if (s->kernel_threads_only && !s->kernel_stacks)
 		return error("-U (user stacks only) with --kernel-threads-only: kernel threads "
 			     "have no user stacks");
+	return 0;
+}
+
+/* -e's arguments as events: each may list several, "a,b"; the u: paths
+ * hold no commas. */
+static int parse_events(struct record_options *o)
+{
+	size_t cap = 0;
+
+	for (size_t i = 0; i < o->event_arg_count; i++) {
+		char *copy = fk_strdup(o->event_args[i]), *save = NULL;
+		int status = 0;
+		for (char *item = strtok_r(copy, ",", &save); item && !status;
+		     item = strtok_r(NULL, ",", &save)) {
+			o->events = fk_grow(o->events, &cap, o->event_count + 1, sizeof(*o->events));
+			status = event_spec__parse(item, &o->events[o->event_count]);
+			if (status == 0)
+				o->event_count++;
+		}
+		free(copy);
+		if (status < 0)
+			return -1;
+		if (o->event_count == 0)
+			return error("-e '%s': name an event (see flamekit record --help)",
+				     o->event_args[i]);
+	}
+	return 0;
+}
+
+/* --rate counts the whole machine's events, and prints rates: no stacks. */
+static int check_rate_options(const struct record_options *o)
+{
+	const char *given = o->pid_list ? "-p" : o->tid_list ? "-L" : o->user ? "-u" :
+		o->command ? "-- COMMAND" : o->output_path ? "-o" : o->folded ? "-f" :
+		o->outdir ? "--outdir" : o->sampler.all_time ? "--all-time" :
+		o->sampler.off_cpu ? "--off-cpu" : o->frequency_given ? "-F" :
+		o->period_given ? "-c" : o->sampler.cpu >= 0 ? "-C" : NULL;
+
+	if (o->event_count == 0)
+		return error("--rate counts events: name them with -e EVENT[,EVENT...]");
+	if (given)
+		return error("--rate counts the events of the whole machine (as perf stat -a) "
+			     "and prints their rates: drop %s", given);
+	if (!(o->duration > 0))
+		return error("--rate needs a duration: flamekit record --rate -e EVENT SECONDS");
+	return 0;
+}
+
+/* -e's event against the other options; fills the sampler's. */
+static int check_event_options(struct record_options *o)
+{
+	struct bpf_sampler_options *s = &o->sampler;
+	const struct event_spec *e = &o->events[0];
+
+	if (o->event_count > 1)
+		return error("-e names %zu events: record counts stacks on one per run "
+			     "(record --rate counts several)", o->event_count);
+	if (s->off_cpu)
+		return error("-e and %s exclude each other: one kind of stacks per run",
+			     s->all_time ? "--all-time" : "--off-cpu");
+	if (o->frequency_given)
+		return error("-F sets the timer's frequency; -e %s counts its events: keep one in "
+			     "N of them with -c N", e->text);
+	if (e->hardware && !o->period_given)
+		return error("-e %s: a hardware event happens too often to take a stack at every "
+			     "one: keep one in N with -c N (flamekit record --rate -e %s 1 "
+			     "suggests one)", e->text, e->text);
+	if (e->kind == EVENT_UFUNC) {
+		if (!s->user_stacks)
+			return error("-K with -e %s: a uprobe's kernel stack is only the probe's "
+				     "machinery; drop -K", e->text);
+		s->kernel_stacks = false;  /* the same: the user stack is what there is */
+	}
+	s->event = e;
+	s->event_every = o->period_given ? s->period : 0;
+	s->period = 0;
 	return 0;
 }
 
@@ -360,7 +485,7 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 	}
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(dashes, argv, ":p:L:u:UKF:c:daIfC:o:vh", record_long_options,
+	while ((opt = getopt_long(dashes, argv, ":p:L:u:UKF:c:e:daIfC:o:vh", record_long_options,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'p': o->pid_list = optarg; break;
@@ -379,6 +504,16 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 				return -1;
 			o->sampler.period = n;
 			o->period_given = true;
+			break;
+		case 'e':
+			o->event_args = fk_grow(o->event_args, &o->event_arg_cap,
+						o->event_arg_count + 1, sizeof(*o->event_args));
+			o->event_args[o->event_arg_count++] = optarg;
+			break;
+		case OPT_RATE: o->rate = true; break;
+		case OPT_ALL_TIME:
+			o->sampler.all_time = true;
+			o->sampler.off_cpu = true;
 			break;
 		case 'd': o->delimited = true; break;
 		case 'a': o->annotate = true; break;
@@ -468,7 +603,11 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 #endif
 	if (o->frequency_given && o->period_given)
 		return error("-F (frequency) and -c (count) exclude each other: give one");
-	if (check_off_cpu_options(o) < 0)
+	if (check_off_cpu_options(o) < 0 || parse_events(o) < 0)
+		return -1;
+	if (o->rate)
+		return check_rate_options(o);
+	if (o->event_count && check_event_options(o) < 0)
 		return -1;
 	if (o->command && (o->pid_list || o->tid_list))
 		return error("-- COMMAND profiles the command it starts: drop -p/-L");
@@ -514,7 +653,22 @@ static void format_header(const struct record_options *o, struct buf *line)
 		buf__printf(&what, "all threads");
 	const char *stacks = !s->kernel_stacks ? "user" : !s->user_stacks ? "kernel" :
 		"user + kernel";
-	if (s->off_cpu)
+	if (s->all_time)
+		buf__printf(line, "Tracing on- and off-CPU time (us) of %s by %s stack (on CPU "
+			    "%" PRIu64 " us a sample, at %u Hertz; off-CPU frames marked _[o]%s)",
+			    what.data, stacks, s->sample_weight, s->period ?
+			    (unsigned)(1000000000 / s->period) : s->frequency,
+			    s->user_stacks ? "; user stacks by frame pointers" : "");
+	else if (s->event && s->event_every > 1)
+		buf__printf(line, "Tracing %s samples (one in %" PRIu64 " events) of %s by %s "
+			    "stack%s", s->event->text, s->event_every, what.data, stacks,
+			    s->user_stacks && !s->copy_user_stacks ?
+			    " (user stacks by frame pointers)" : "");
+	else if (s->event)
+		buf__printf(line, "Tracing %s events (each counted) of %s by %s stack%s",
+			    s->event->text, what.data, stacks, s->user_stacks && !s->copy_user_stacks ?
+			    " (user stacks by frame pointers)" : "");
+	else if (s->off_cpu)
 		buf__printf(line, "Tracing %s time (us) of %s by %s %sstack%s",
 			    s->wakeups ? "blocked" : "off-CPU", what.data, stacks,
 			    s->wakeups ? "off-CPU and waker " : "",
@@ -548,6 +702,10 @@ static bool choose_dwarf(const struct record_options *o)
 #if defined(__x86_64__)
 	struct utsname u;
 	unsigned major = 0, minor = 0;
+	/* -e: events can come far oftener than the timer's 49 Hz, and a copy
+	 * is up to 64 KB: frame pointers unless --unwind=dwarf asks */
+	if (o->unwind == UNWIND_AUTO && o->sampler.event)
+		return false;
 	if (o->unwind == UNWIND_AUTO)
 		return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && uname(&u) == 0 &&
 		       sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
@@ -572,9 +730,16 @@ static int write_output(const struct record_options *o, time_t started,
 	const struct bpf_sampler_options *s = &o->sampler;
 	struct svg_options graph;
 	struct writer_options graph_labels = { .format = &graph }, labels = { 0 };
+	char title[256];
 
 	svg_options__init(&graph);
-	if (s->off_cpu) {
+	if (s->all_time) {
+		graph.title = "On- and Off-CPU Time Flame Graph";
+		graph.colors = "hotcold";
+	} else if (s->event) {
+		snprintf(title, sizeof title, "%s Flame Graph", s->event->text);
+		graph.title = title;
+	} else if (s->off_cpu) {
 		graph.title = s->wakeups ? "Off-Wake Time Flame Graph" : "Off-CPU Time Flame Graph";
 		graph.colors = s->wakeups ? "chain" : "io";
 		graph.chain_marked = s->wakeups;
@@ -587,9 +752,21 @@ static int write_output(const struct record_options *o, time_t started,
 	}
 	if (strcmp(o->writer->name, "svg") == 0)
 		labels = graph_labels;
-	else if (s->off_cpu && strcmp(o->writer->name, "bcc-report") == 0)
+	else if ((s->off_cpu || s->event) && strcmp(o->writer->name, "bcc-report") == 0)
 		labels.title = header;
 	return writer__write_file(o->writer, profile, &labels, o->output_path);
+}
+
+/* The sum of a one-column integer profile's counts. */
+static uint64_t profile_total(const struct profile *p)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < profile__size(p); i++) {
+		struct profile_stack stack;
+		profile__stack(p, i, &stack);
+		total += stack.values[0].integer;
+	}
+	return total;
 }
 
 static int record_run(struct record_options *o)
@@ -624,6 +801,9 @@ static int record_run(struct record_options *o)
 	}
 	o->sampler.copy_user_stacks = o->sampler.user_stacks && !o->sampler.off_cpu &&
 				      choose_dwarf(o);
+	if (o->sampler.all_time)  /* a timer sample's CPU time, in us */
+		o->sampler.sample_weight = o->sampler.period ? o->sampler.period / 1000 :
+			(1000000 + o->sampler.frequency / 2) / o->sampler.frequency;
 	if (recording__new(&o->sampler, o->annotate, &recording) < 0)
 		goto cleanup;
 	if (workload && workload__release(workload) < 0)
@@ -642,8 +822,11 @@ static int record_run(struct record_options *o)
 		.delimited = o->delimited,
 		.annotate = o->annotate,
 		.with_pids = strcmp(o->writer->name, "bcc-report") == 0 && !o->outdir,
-		.unit = o->sampler.off_cpu ? PROFILE_MICROSECONDS : PROFILE_SAMPLES,
-		.tracepoint_stacks = o->sampler.off_cpu,
+		.unit = o->sampler.off_cpu ? PROFILE_MICROSECONDS :
+			o->sampler.event && o->sampler.event_every <= 1 ? PROFILE_EVENTS :
+			PROFILE_SAMPLES,
+		.tracepoint_stacks = o->sampler.event && o->sampler.event->kind != EVENT_PERF,
+		.mark_off_cpu = o->sampler.all_time,
 	};
 	missing = missing_report__new();
 	profile = sampled_profile__build(&naming, r->sampler, r->counts, r->processes, missing);
@@ -652,11 +835,29 @@ static int record_run(struct record_options *o)
 	if (write_output(o, started, profile, header.data) < 0)
 		goto cleanup;
 
-	if (o->sampler.off_cpu)
+	if (o->sampler.all_time)
+		fprintf(stderr, "flamekit: %" PRIu64 " samples and blocks, %" PRIu64 " us off CPU, "
+			"%" PRIu64 " distinct stacks in %.1f s; %" PRIu64 " lost\n", stats.samples,
+			stats.off_cpu_us, (uint64_t)profile__size(profile), r->elapsed,
+			stats.dropped + stats.stacks_lost + stats.blocks_lost);
+	else if (o->sampler.off_cpu)
 		fprintf(stderr, "flamekit: %" PRIu64 " blocks, %" PRIu64 " us off CPU, %" PRIu64
 			" distinct stacks in %.1f s; %" PRIu64 " lost\n", stats.samples,
 			stats.off_cpu_us, (uint64_t)profile__size(profile), r->elapsed,
 			stats.dropped + stats.stacks_lost + stats.blocks_lost);
+	else if (o->sampler.event && o->sampler.event->kind != EVENT_PERF)
+		fprintf(stderr, "flamekit: %" PRIu64 " %s events, %" PRIu64 " kept (%s), %" PRIu64
+			" distinct stacks in %.1f s; %" PRIu64 " lost\n", stats.events,
+			o->sampler.event->text, stats.samples,
+			o->sampler.event_every > 1 ? "samples" : "every one",
+			(uint64_t)profile__size(profile), r->elapsed,
+			stats.dropped + stats.stacks_lost + stats.copies_lost);
+	else if (o->sampler.event)
+		fprintf(stderr, "flamekit: %" PRIu64 " %s %s, %" PRIu64 " distinct stacks in "
+			"%.1f s; %" PRIu64 " lost\n", stats.samples, o->sampler.event->text,
+			o->sampler.event_every > 1 ? "samples" : "events",
+			(uint64_t)profile__size(profile), r->elapsed,
+			stats.dropped + stats.stacks_lost + stats.copies_lost);
 	else
 		fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in "
 			"%.1f s; %" PRIu64 " lost\n", stats.samples, (uint64_t)profile__size(profile),
@@ -682,8 +883,13 @@ static int record_run(struct record_options *o)
 		size_t stop_count = user_unwinder__stops(r->unwinder, &stops);
 		missing_report__add_stops(missing, stops, stop_count);
 	}
-	if (o->sampler.off_cpu)
+	if (o->sampler.all_time)
+		missing_report__print(missing, stderr, profile_total(profile), "microseconds");
+	else if (o->sampler.off_cpu)
 		missing_report__print(missing, stderr, stats.off_cpu_us, "off-CPU microseconds");
+	else if (o->sampler.event)
+		missing_report__print(missing, stderr, stats.samples,
+				      o->sampler.event_every > 1 ? "samples" : "events");
 	else
 		missing_report__print(missing, stderr, stats.samples, "samples");
 	if (o->sampler.verbose && r->unwinder) {
@@ -708,6 +914,59 @@ cleanup:
 	return status;
 }
 
+/* What --rate's -c suggestion aims at: stacks a second on the whole
+ * machine, a cost no workload notices (as the timer's 49 Hz on 20 CPUs). */
+#define RATE_TARGET 1000
+
+/* --rate: counts the events for the duration (or until Ctrl-C), then
+ * prints a line each: name, count, per second, and the -c that keeps
+ * about RATE_TARGET a second. */
+static int rate_run(struct record_options *o)
+{
+	sigset_t stop_signals, original_mask;
+	struct event_rate *rate = NULL;
+	uint64_t *counts = fk_calloc(o->event_count, sizeof(*counts));
+	struct timespec start, end;
+	int status = EXIT_BAD_INPUT;
+
+	sigemptyset(&stop_signals);
+	sigaddset(&stop_signals, SIGINT);
+	sigaddset(&stop_signals, SIGTERM);
+	sigaddset(&stop_signals, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop_signals, &original_mask);
+	if (event_rate__open(o->events, o->event_count, o->sampler.verbose, &rate) < 0)
+		goto cleanup;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	fprintf(stderr, "Counting %zu event%s of all threads on all CPUs for %g secs...\n",
+		o->event_count, o->event_count == 1 ? "" : "s", o->duration);
+	struct timespec wait = { (time_t)o->duration,
+				 (long)((o->duration - (double)(time_t)o->duration) * 1e9) };
+	sigtimedwait(&stop_signals, NULL, &wait);  /* the duration, or a Ctrl-C */
+	if (event_rate__read(rate, counts) < 0)
+		goto cleanup;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	double elapsed = (double)(end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9;
+	int width = 5;
+	for (size_t i = 0; i < o->event_count; i++)
+		if ((int)strlen(o->events[i].text) > width)
+			width = (int)strlen(o->events[i].text);
+	printf("%-*s %14s %14s %8s\n", width, "EVENT", "COUNT", "PER SECOND", "-c");
+	for (size_t i = 0; i < o->event_count; i++) {
+		double per_second = elapsed > 0 ? (double)counts[i] / elapsed : 0;
+		uint64_t every = per_second > RATE_TARGET ? (uint64_t)(per_second / RATE_TARGET + 0.5) : 1;
+		printf("%-*s %14" PRIu64 " %14.1f %8" PRIu64 "\n", width, o->events[i].text, counts[i],
+		       per_second, every);
+	}
+	printf("# in %.2f s on the whole machine; -c: one in that many events keeps about "
+	       "%d stacks a second\n", elapsed, RATE_TARGET);
+	status = 0;
+cleanup:
+	event_rate__free(rate);
+	free(counts);
+	sigprocmask(SIG_SETMASK, &original_mask, NULL);
+	return status;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_options o = {
@@ -723,9 +982,14 @@ int cmd_record(int argc, char **argv)
 		},
 	};
 	int parsed = parse_record_options(&o, argc, argv);
-	int status = parsed < 0 ? EXIT_BAD_INPUT : parsed > 0 ? 0 : record_run(&o);
+	int status = parsed < 0 ? EXIT_BAD_INPUT : parsed > 0 ? 0 :
+		o.rate ? rate_run(&o) : record_run(&o);
 
 	free(o.pids);
 	free(o.tids);
+	for (size_t i = 0; i < o.event_count; i++)
+		event_spec__free(&o.events[i]);
+	free(o.events);
+	free(o.event_args);
 	return status;
 }

@@ -44,6 +44,9 @@ struct bpf_sampler {
 	struct record_config *config;
 	struct bpf_program *sample_program, *fork_program;  /* fork_program: only with -- COMMAND */
 	struct bpf_program *switch_program, *waking_program;  /* only with off_cpu, wakeups */
+	struct bpf_program *event_program;  /* -e on a tracepoint or function */
+	const struct event_spec *event;     /* NULL: the timer */
+	bool attach_clock;                  /* sample_program on per-CPU perf events */
 	struct bpf_map *counts, *stacks, *stats, *pids, *tids, *new_pids, *samples;
 	struct bpf_map *sample_buffers, *stack_ends;
 	struct { uint32_t tid; uint64_t end; } *known_ends;  /* what stack_ends holds, mostly */
@@ -238,6 +241,47 @@ static void set_config(struct record_config *c, const struct bpf_sampler_options
 	c->wakeups = o->wakeups;
 	c->min_block_us = o->min_block_us;
 	c->max_block_us = o->max_block_us;
+	c->sample_weight = o->all_time ? o->sample_weight : 1;
+	c->count_only = o->count_only;
+	/* perf events: the kernel's sample_period keeps one in N */
+	c->event_every = o->event && o->event->kind != EVENT_PERF ? o->event_every : 0;
+}
+
+/* The program for -e's event, by its kind; NULL for the timer and perf events. */
+static const char *event_program_name(const struct event_spec *e)
+{
+	switch (e ? e->kind : EVENT_NONE) {
+	case EVENT_TRACEPOINT: return "on_tracepoint";
+	case EVENT_UFUNC: return "on_uprobe";
+	case EVENT_KFUNC: return "on_fentry";
+	default: return NULL;
+	}
+}
+
+/* Only the programs the options want are loaded: the others' autoload goes
+ * off (the object holds them all). */
+static void choose_programs(struct bpf_sampler *s, const struct bpf_sampler_options *o)
+{
+	static const char *const event_programs[] = { "on_tracepoint", "on_uprobe", "on_fentry" };
+	const char *wanted = event_program_name(o->event);
+
+	for (size_t i = 0; i < sizeof(event_programs) / sizeof(event_programs[0]); i++) {
+		struct bpf_program *p = bpf_object__find_program_by_name(s->obj, event_programs[i]);
+		if (wanted && strcmp(wanted, event_programs[i]) == 0)
+			s->event_program = p;
+		else if (p)
+			bpf_program__set_autoload(p, false);
+	}
+	s->attach_clock = !wanted && (!o->off_cpu || o->all_time);
+	bpf_program__set_autoload(s->sample_program, s->attach_clock);
+	if (s->task) {
+		if (!o->follow_children)
+			disable_program(&s->fork_program);
+		if (!o->off_cpu)
+			disable_program(&s->switch_program);
+		if (!o->wakeups)
+			disable_program(&s->waking_program);
+	}
 }
 
 /* Map sizes from the options; 0, or a negative errno from libbpf. */
@@ -266,7 +310,8 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 
 int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **out)
 {
-	bool task_access = o->follow_children || o->mntns_map || o->off_cpu;
+	bool kfunc = o->event && o->event->kind == EVENT_KFUNC;
+	bool task_access = o->follow_children || o->mntns_map || o->off_cpu || kfunc;
 	uint32_t ring_bytes = samples_ring_bytes();
 	struct bpf_sampler *s = NULL;
 	int err;
@@ -279,16 +324,23 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	if ((task_access || o->copy_user_stacks) && access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
 		err = error("%s needs the kernel's BTF (/sys/kernel/btf/vmlinux is missing): "
 			    "use a kernel built with CONFIG_DEBUG_INFO_BTF%s",
-			    o->off_cpu ? "--off-cpu" : o->mntns_map ? "--mntnsmap" :
+			    o->all_time ? "--all-time" : o->off_cpu ? "--off-cpu" :
+			    kfunc ? "-e k:FUNCTION (fentry)" : o->mntns_map ? "--mntnsmap" :
 			    o->follow_children ? "profiling a command" : "--unwind=dwarf",
-			    o->off_cpu || o->mntns_map ? "" : o->follow_children ?
+			    o->off_cpu || o->mntns_map || kfunc ? "" : o->follow_children ?
 			    ", or start the command and use -p PID" : ", or use --unwind=fp");
 		goto cleanup;
 	}
 
+	if (o->event && event_spec__check(o->event) < 0) {
+		err = -1;
+		goto cleanup;
+	}
+
 	s = fk_calloc(1, sizeof(*s));
+	s->event = o->event && o->event->kind != EVENT_NONE ? o->event : NULL;
 	s->frequency = o->frequency;
-	s->period = o->period;
+	s->period = s->event ? o->event_every : o->period;  /* a perf event's sample_period */
 	s->cpu = o->cpu;
 	s->max_stack_depth = o->max_stack_depth;
 	s->copy_user_stacks = o->copy_user_stacks;
@@ -335,19 +387,26 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 		err = -1;
 		goto cleanup;
 	}
-	/* The task build serves --mntnsmap, -- COMMAND and --off-cpu: the
-	 * programs not asked for are neither loaded nor attached. */
-	if (s->task) {
-		bpf_program__set_autoload(s->sample_program, !o->off_cpu);
-		if (!o->follow_children)
-			disable_program(&s->fork_program);
-		if (!o->off_cpu)
-			disable_program(&s->switch_program);
-		if (!o->wakeups)
-			disable_program(&s->waking_program);
+	/* The programs not asked for are neither loaded nor attached. */
+	choose_programs(s, o);
+	if (kfunc && bpf_program__set_attach_target(s->event_program, 0, o->event->function)) {
+		err = error("-e %s: cannot trace %s: %s", o->event->text, o->event->function,
+			    strerror(errno));
+		goto cleanup;
 	}
 
 	err = s->task ? record_task_bpf__load(s->task) : record_bpf__load(s->plain);
+	if (err && kfunc && (err == -EPERM || err == -EOPNOTSUPP || err == -524 /* ENOTSUPP */))
+		err = error("-e %s: this kernel does not let BPF programs trace kernel functions "
+			    "(fentry: %s): use a tracepoint instead, or a kernel with BPF "
+			    "trampolines (CONFIG_FUNCTION_TRACER)", o->event->text, strerror(-err));
+	else if (err && kfunc) {
+		err = error("-e %s: the kernel cannot trace %s with fentry (%s): it is not in "
+			    "the kernel's BTF, or not traceable (inlined, notrace); rerun with -v "
+			    "for libbpf's log", o->event->text, o->event->function, strerror(-err));
+	}
+	if (err && kfunc)
+		goto cleanup;
 	if (err) {
 		err = explain_load_failure(err);
 		goto cleanup;
@@ -364,14 +423,21 @@ cleanup:
 	return err;
 }
 
-static int open_clock_event(unsigned frequency, uint64_t period, int cpu)
+/* The timer's cpu-clock event on cpu, or -e's perf event (one in period
+ * events; 0: every one). */
+static int open_clock_event(const struct event_spec *event, unsigned frequency, uint64_t period,
+			    int cpu)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 		.size = sizeof(attr),
 	};
-	if (period) {
+	if (event) {
+		attr.type = event->perf_type;
+		attr.config = event->perf_config;
+		attr.sample_period = period ? period : 1;
+	} else if (period) {
 		attr.sample_period = period;
 	} else {
 		attr.freq = 1;
@@ -380,9 +446,18 @@ static int open_clock_event(unsigned frequency, uint64_t period, int cpu)
 	return (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-static int explain_perf_failure(int err, int cpu, unsigned frequency)
+static int explain_perf_failure(const struct event_spec *event, int err, int cpu,
+				unsigned frequency)
 {
 	long paranoid = 0, max_rate = 0;
+
+	if (event && event->hardware && (err == ENOENT || err == ENODEV || err == EOPNOTSUPP))
+		return error("-e %s: this machine has no hardware performance counters (%s: a "
+			     "virtual machine without a virtual PMU?): use a software event or a "
+			     "tracepoint", event->text, strerror(err));
+	if (event && (err == ENOENT || err == ENODEV || err == EOPNOTSUPP || err == EINVAL))
+		return error("-e %s: this kernel cannot sample it (perf_event_open: %s)",
+			     event->text, strerror(err));
 
 	if (err == EACCES || err == EPERM) {
 		if (read_sysctl("/proc/sys/kernel/perf_event_paranoid", &paranoid) == 0)
@@ -415,6 +490,39 @@ static int attach_tracer(struct bpf_sampler *s, struct bpf_program *program, con
 	return 0;
 }
 
+/* -e's tracepoint or function (nothing to do for the timer and perf events). */
+static int attach_event(struct bpf_sampler *s)
+{
+	const struct event_spec *e = s->event;
+	struct bpf_link *link = NULL;
+
+	if (!s->event_program)
+		return 0;
+	if (e->kind == EVENT_TRACEPOINT) {
+		link = bpf_program__attach_tracepoint(s->event_program, e->category, e->name);
+		if (!link)
+			return error("-e %s: cannot attach to the tracepoint: %s", e->text,
+				     strerror(errno));
+	} else if (e->kind == EVENT_UFUNC) {
+		LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = e->function);
+		/* every process: the pid filters are the program's */
+		link = bpf_program__attach_uprobe_opts(s->event_program, -1, e->binary, 0, &opts);
+		if (!link && (errno == ENOENT || errno == ESRCH))
+			return error("-e %s: no function %s in %s (its symbol tables)", e->text,
+				     e->function, e->binary);
+		if (!link)
+			return error("-e %s: cannot place a uprobe on %s in %s: %s", e->text,
+				     e->function, e->binary, strerror(errno));
+	} else {
+		link = bpf_program__attach(s->event_program);
+		if (!link)
+			return error("-e %s: cannot attach to %s: %s", e->text, e->function,
+				     strerror(errno));
+	}
+	s->links[s->link_count++] = link;
+	return 0;
+}
+
 int bpf_sampler__attach(struct bpf_sampler *s)
 {
 	int *cpus;
@@ -435,32 +543,34 @@ int bpf_sampler__attach(struct bpf_sampler *s)
 				     "/sys/devices/system/cpu/online)", s->cpu);
 		}
 	}
-	s->links = fk_calloc(cpu_count + 3, sizeof(*s->links));
+	s->links = fk_calloc(cpu_count + 4, sizeof(*s->links));
 	if (attach_tracer(s, s->fork_program, "new processes (sched_process_fork)") < 0 ||
 	    attach_tracer(s, s->switch_program, "the scheduler's switches (sched_switch)") < 0 ||
-	    attach_tracer(s, s->waking_program, "wakeups (sched_waking)") < 0) {
+	    attach_tracer(s, s->waking_program, "wakeups (sched_waking)") < 0 ||
+	    attach_event(s) < 0) {
 		free(cpus);
 		bpf_sampler__detach(s);
 		return -1;
 	}
-	/* off-CPU time: the switch tracer takes the clock events' place */
-	for (size_t i = 0; i < cpu_count && !s->switch_program; i++) {
+	/* off-CPU time and -e's tracepoints and functions: their tracers take
+	 * the clock events' place (--all-time: both) */
+	for (size_t i = 0; i < cpu_count && s->attach_clock; i++) {
 		if (s->cpu >= 0 && cpus[i] != s->cpu)
 			continue;
-		int fd = open_clock_event(s->frequency, s->period, cpus[i]);
+		int fd = open_clock_event(s->event, s->frequency, s->period, cpus[i]);
 		if (fd < 0) {
 			err = errno;
-			if (err == ENODEV)  /* went offline meanwhile */
+			if (err == ENODEV && !(s->event && s->event->hardware))  /* went offline meanwhile */
 				continue;
-			explain_perf_failure(err, cpus[i], s->frequency);
+			explain_perf_failure(s->event, err, cpus[i], s->frequency);
 			break;
 		}
 		struct bpf_link *link = bpf_program__attach_perf_event(s->sample_program, fd);
 		if (!link) {
 			err = errno;
 			close(fd);
-			error("could not attach the BPF program to CPU %d's clock event: %s",
-			      cpus[i], strerror(err));
+			error("could not attach the BPF program to CPU %d's %s event: %s",
+			      cpus[i], s->event ? s->event->text : "clock", strerror(err));
 			break;
 		}
 		s->links[s->link_count++] = link;  /* the link owns fd now */
@@ -625,6 +735,7 @@ int bpf_sampler__read(struct bpf_sampler *s,
 		sampled.pid = key.pid;
 		sampled.tid = key.tid;
 		sampled.slice = key.slice;
+		sampled.off_cpu = key.off_cpu != 0;
 		memcpy(sampled.comm, key.comm, sizeof(key.comm));
 		sampled.comm[sizeof(sampled.comm) - 1] = 0;
 		sampled.count = count;
@@ -664,6 +775,7 @@ int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
 	stats->off_cpu_us = sums[RECORD_STAT_OFF_CPU_US];
 	stats->blocks_lost = sums[RECORD_STAT_BLOCKED_FULL];
 	stats->wakers_lost = sums[RECORD_STAT_WAKERS_FULL];
+	stats->events = sums[RECORD_STAT_EVENTS];
 	stats->dropped = sums[RECORD_STAT_COUNTS_FULL];
 	stats->stacks_lost = sums[RECORD_STAT_STACKS_FULL] + sums[RECORD_STAT_STACK_ERRORS];
 	stats->children_lost = sums[RECORD_STAT_PIDS_FULL];

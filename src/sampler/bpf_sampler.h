@@ -3,7 +3,10 @@
  * cpu-clock event per CPU that counts (process, user stack, kernel stack) in
  * kernel maps (src/bpf/record.bpf.c); or, with off_cpu, a program on the
  * scheduler's switch that adds to the same keys the microseconds each task
- * spent off CPU (and with wakeups keys them by their waker's stacks too).
+ * spent off CPU (and with wakeups keys them by their waker's stacks too;
+ * with all_time, both); or, with an event, the same counting on a perf
+ * event per CPU, a tracepoint, a kernel function (fentry) or a user
+ * function (uprobe).
  * User space only reads the summary.
  *
  * Lifecycle (each step prints one clear error line and returns -1):
@@ -26,6 +29,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "event_spec.h"
 
 struct bpf_sampler_options {
 	unsigned frequency;           /* samples per second per CPU */
@@ -63,6 +68,23 @@ struct bpf_sampler_options {
 	uint32_t state;
 	bool user_threads_only, kernel_threads_only;
 	bool wakeups;                 /* each block keyed by its waker too */
+
+	/* --all-time (with off_cpu): the timer samples too, each adding
+	 * sample_weight (its microseconds of CPU time) to its key; off-CPU
+	 * keys come back with off_cpu set. */
+	bool all_time;
+	uint64_t sample_weight;
+
+	/* -e: stacks on this event instead of the timer (frequency and
+	 * period unused; NULL or EVENT_NONE: the timer). event_every keeps
+	 * one in that many: perf events by the kernel's sample_period,
+	 * tracepoints and probes by a per-CPU counter in the program; 0: all.
+	 * Events on every CPU, of the processes the filters let through.
+	 * count_only: record --rate, only the events counted (stats.events),
+	 * no keys (tracepoints and probes only). */
+	const struct event_spec *event;
+	uint64_t event_every;
+	bool count_only;
 };
 
 #define BPF_SAMPLER_MAX_STACK_DEPTH 127
@@ -89,9 +111,10 @@ struct sampled_waker {
 	struct sampled_stack user, kernel;
 };
 
-/* count: samples, or off_cpu's microseconds off CPU. */
+/* count: samples, events, or off_cpu's microseconds off CPU. */
 struct sampled_key {
 	uint32_t pid, tid, slice;
+	bool off_cpu;                 /* a block's time, not a sample's */
 	char comm[16];                /* NUL-terminated */
 	struct sampled_stack user, kernel;
 	struct sampled_waker waker;
@@ -125,6 +148,8 @@ struct bpf_sampler_stats {
 	uint64_t copies_lost;         /* samples dropped: the copied-stack ring was full */
 	uint64_t blocks_lost;         /* off_cpu: blocks not timed, too many tasks off CPU */
 	uint64_t wakers_lost;         /* wakeups: wakers not kept, too many at once */
+	uint64_t events;              /* -e on a tracepoint or probe: events that passed the
+				       * filters, kept (samples) or not */
 };
 
 struct bpf_sampler;

@@ -79,12 +79,17 @@ static void push_frame(struct build_state *b, uint32_t *depth, frame_id id)
  * and, by kernel version and how many probes the tracepoint has,
  * __bpf_trace_NAME and __traceiter_NAME. The rest starts where the
  * tracepoint is (__schedule, try_to_wake_up). */
-static uint32_t tracing_frames(const struct build_state *b, const struct sampled_stack *stack)
+static uint32_t tracing_frames(const struct build_state *b, const struct sampled_stack *stack,
+			       bool traced)
 {
-	static const char *const machinery[] = { "bpf_trace_run", "__bpf_trace_", "__traceiter_" };
+	static const char *const machinery[] = {
+		"bpf_trace_run", "__bpf_trace_", "__traceiter_", "trace_call_bpf",
+		"perf_trace_run_bpf_submit", "perf_trace_", "perf_syscall_", "bpf_prog_",
+		"bpf_trampoline_", "trace_event_raw_event_",
+	};
 	uint32_t skip = 1;
 
-	if (!b->options->tracepoint_stacks || stack->depth == 0)
+	if (!(traced || b->options->tracepoint_stacks) || stack->depth == 0)
 		return 0;
 	while (skip < stack->depth) {
 		const char *name = kernel_symbols__name(b->kernel, stack->ips[skip]);
@@ -109,7 +114,7 @@ static void push_waker(struct build_state *b, uint32_t *depth, const struct samp
 	if (o->kernel_stacks) {
 		if (w->kernel.missed)
 			push_frame(b, depth, intern_name(b, "[Missed Kernel Stack]", "_[w]"));
-		for (uint32_t i = tracing_frames(b, &w->kernel); i < w->kernel.depth; i++)
+		for (uint32_t i = tracing_frames(b, &w->kernel, true); i < w->kernel.depth; i++)
 			push_frame(b, depth, intern_name(b, kernel_symbols__name(
 				b->kernel, w->kernel.ips[i]), kernel_mark));
 	}
@@ -146,16 +151,22 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 			push_frame(b, &depth, intern_name(b, user_frame_name(
 				b, key->pid, key->user.ips[i - 1], UINT64_MAX), NULL));
 	}
+	bool marked = o->mark_off_cpu && key->off_cpu;
+	const char *kernel_mark = marked ? (o->annotate ? "_[k]_[o]" : "_[o]") :
+		o->annotate ? "_[k]" : NULL;
+	uint32_t before_kernel = depth;
 	if (o->kernel_stacks) {
 		if (o->delimited && user && key->kernel.depth)
 			push_frame(b, &depth, intern_name(b, "-", NULL));
 		if (key->kernel.missed)
-			push_frame(b, &depth, intern_name(b, "[Missed Kernel Stack]", NULL));
-		uint32_t leaf = tracing_frames(b, &key->kernel);
+			push_frame(b, &depth, intern_name(b, "[Missed Kernel Stack]", marked ? "_[o]" : NULL));
+		uint32_t leaf = tracing_frames(b, &key->kernel, key->off_cpu);
 		for (uint32_t i = key->kernel.depth; i > leaf; i--)
 			push_frame(b, &depth, intern_name(b, kernel_symbols__name(
-				b->kernel, key->kernel.ips[i - 1]), o->annotate ? "_[k]" : NULL));
+				b->kernel, key->kernel.ips[i - 1]), kernel_mark));
 	}
+	if (marked && depth == before_kernel)
+		push_frame(b, &depth, intern_name(b, "[off-CPU]", "_[o]"));
 	if (key->waker.known)
 		push_waker(b, &depth, &key->waker);
 	union profile_value value = { .integer = key->count };

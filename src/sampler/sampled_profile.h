@@ -19,6 +19,12 @@
  *
  * ("-" again only with delimited and both stacks present).
  *
+ * With mark_off_cpu (record --all-time), the kernel frames of an off-CPU
+ * key end in "_[o]" (after "_[k]" with annotate), so that on- and off-CPU
+ * stacks share their user frames (a thread's width is its wall-clock time)
+ * but part where the task ran or blocked; a key with no kernel frames to
+ * mark (-U) ends in a "[off-CPU]_[o]" frame instead.
+ *
  * Naming policy. User frames are named by the process symbols the caller
  * filled while sampling: the kernel's frame-pointer stacks by the process's
  * mappings of now, unwound ones by its mappings at the time of their first
@@ -59,9 +65,14 @@ struct sampled_profile_options {
 	bool annotate;                    /* kernel frames end in "_[k]" */
 	bool with_pids;                   /* one stack per process (the report's "comm (pid)") */
 	enum profile_unit unit;           /* what the counts are: samples, or --off-cpu's us */
-	bool tracepoint_stacks;           /* kernel stacks read on a tracepoint (--off-cpu): their
-					   * leaf frames, the BPF program's and the tracing
-					   * machinery's (bpf_trace_run4, __traceiter_...), go */
+	bool tracepoint_stacks;           /* kernel stacks read on a tracepoint or function (-e):
+					   * their leaf frames, the BPF program's and the tracing
+					   * machinery's (bpf_trace_run4, __traceiter_...,
+					   * perf_trace_..., bpf_trampoline_...), go; an off-CPU
+					   * key's always do */
+	bool mark_off_cpu;                /* --all-time: an off-CPU key's kernel frames end in
+					   * "_[o]", and one without kernel frames gets a leaf
+					   * "[off-CPU]_[o]" (the SVG's hotcold palette: blue) */
 };
 
 /* A new profile of one integer column (in options->unit), keyed by slice too; the

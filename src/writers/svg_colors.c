@@ -146,13 +146,15 @@ static const char *flat_palette(const char *palette, const char *s, size_t len)
 		return "aqua";
 	if (strcmp(palette, "chain") == 0)
 		return contains(s, len, "_[w]") ? "aqua" : "blue";
+	if (strcmp(palette, "hotcold") == 0)  /* record --all-time: off-CPU frames blue */
+		return contains(s, len, "_[o]") ? "blue" : "hot";
 	return palette;
 }
 
 bool svg_color__known_palette(const char *palette)
 {
 	static const char *const known[] = { "hot", "mem", "io", "java", "js", "perl", "wakeup",
-					     "chain", "red", "green", "blue", "aqua", "yellow",
+					     "chain", "hotcold", "red", "green", "blue", "aqua", "yellow",
 					     "purple", "orange" };
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (strcmp(palette, known[i]) == 0)
@@ -184,6 +186,8 @@ void svg_color__frame(const char *palette, struct svg_color_source *source,
 	}
 
 	int r, g, b;
+	if (strcmp(palette, "hotcold") == 0 && strcmp(flat_palette(palette, name, len), "hot") == 0)
+		palette = "hot";
 	if (strcmp(palette, "hot") == 0) {
 		r = 205 + (int)(50 * v3), g = (int)(230 * v1), b = (int)(55 * v2);
 	} else if (strcmp(palette, "mem") == 0) {

@@ -6,7 +6,8 @@
  * perl, wakeup and chain, which pick one of the flat palettes red, green,
  * blue, aqua, yellow, purple, orange by the frame's name (annotations _[k]
  * _[j] _[i] _[w], C++ "::", Java package prefixes, ...). An unknown name
- * gives black, as in the Perl tool.
+ * gives black, as in the Perl tool. flamekit adds hotcold (record
+ * --all-time's graphs): frames marked _[o], off CPU, blue; the others hot.
  *
  * Where the colour's variation comes from:
  *   SVG_COLOR_SEEDED  (default) Perl's srand(sum of the name's code points)

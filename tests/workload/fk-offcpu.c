@@ -34,18 +34,6 @@
 
 static int request[2], data[2];
 
-#if defined(__x86_64__)
-__attribute__((always_inline)) static inline long sys3(long n, long a, long b, long c)
-{
-	long ret;
-	__asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
-#else
-#define sys3(n, a, b, c) syscall(n, a, b, c)
-#endif
-
 static uint64_t now_us(void)
 {
 	struct timespec t;
@@ -75,7 +63,7 @@ __attribute__((always_inline)) static inline void timed_sleep(struct tally *t, l
 	struct timespec wait = { 0, ns };
 	uint64_t start = now_us();
 
-	sys3(SYS_nanosleep, (long)&wait, 0, 0);
+	workload_syscall3(SYS_nanosleep, (long)&wait, 0, 0);
 	count(t, now_us() - start);
 }
 
@@ -93,7 +81,7 @@ __attribute__((noinline)) void thirty(void)
 		exit(1);
 	}
 	uint64_t start = now_us();
-	long n = sys3(SYS_read, data[0], (long)&c, 1);
+	long n = workload_syscall3(SYS_read, data[0], (long)&c, 1);
 	count(&thirty_t, now_us() - start);
 	if (n != 1) {
 		fprintf(stderr, "fk-offcpu: read: %s\n", strerror((int)-n));
@@ -115,7 +103,7 @@ __attribute__((noinline)) void feed(void)
 	if (read(request[0], &c, 1) != 1)
 		exit(0);  /* the main thread is gone */
 	nanosleep(&t, NULL);
-	sys3(SYS_write, data[1], (long)&c, 1);
+	workload_syscall3(SYS_write, data[1], (long)&c, 1);
 }
 
 static void *feeder(void *arg)

@@ -1,0 +1,1 @@
+flamekit record --all-time -I 1

@@ -1,0 +1,1 @@
+flamekit record --all-time --wakeups 1

@@ -1,0 +1,1 @@
+flamekit record -e 'sched:sched wakeup' 1

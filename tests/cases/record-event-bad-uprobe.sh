@@ -1,0 +1,1 @@
+flamekit record -e u:libc.so.6:malloc 1

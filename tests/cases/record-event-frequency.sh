@@ -1,0 +1,1 @@
+flamekit record -e page-faults -F 99 1

@@ -1,0 +1,1 @@
+flamekit record -e cycles 1

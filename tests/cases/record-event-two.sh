@@ -1,0 +1,1 @@
+flamekit record -e page-faults,context-switches 1

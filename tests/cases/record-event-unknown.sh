@@ -1,0 +1,1 @@
+flamekit record -e bogus 1

@@ -1,0 +1,1 @@
+flamekit record -K -e u:/bin/true:main 1

@@ -1,0 +1,1 @@
+flamekit record -e u:/bin/true 1

@@ -1,0 +1,1 @@
+flamekit record --rate -e page-faults

@@ -1,0 +1,1 @@
+flamekit record --rate 1
