@@ -27,7 +27,8 @@
 struct record_key {
 	__u32 pid;          /* thread group id, as seen by the initial pid namespace */
 	__u32 tid;          /* thread id when sampling per thread, else 0 */
-	__u32 slice;        /* time slice number when config.slice_ns is set, else 0 */
+	__u32 slice;        /* time slice number when config.slice_ns is set, else 0;
+			     * --off-cpu: of the block's end */
 	__u32 waker_pid;    /* --wakeups: the waker's thread group; 0: no waker known */
 	__u64 user_stack;   /* hash in `stacks`, or RECORD_STACK_NONE / _MISSED */
 	__u64 kernel_stack;
