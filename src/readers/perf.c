@@ -604,9 +604,10 @@ int perf_reader__read(struct read_context *ctx, struct input *const *inputs, siz
 	if (ctx->slice_ns) {
 		profile__set_time(profile, &(struct profile_time){ ctx->slice_ns, reader.start_ns });
 		if (reader.early && err == 0)
-			warning("%llu samples came before the first sample's time slice (the input "
-				"is not in time order) and were counted in its slice",
-				(unsigned long long)reader.early);
+			warning("%llu sample%s came before the first sample's time slice (the input "
+				"is not in time order) and %s counted in that slice",
+				(unsigned long long)reader.early, reader.early == 1 ? "" : "s",
+				reader.early == 1 ? "was" : "were");
 	}
 	return err;
 }
