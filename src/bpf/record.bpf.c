@@ -571,8 +571,6 @@ static __always_inline void task_leaves(void *ctx, bool preempt, struct task_str
 	b.key.off_cpu = 1;
 	if (config.per_thread)
 		b.key.tid = tid;
-	if (config.slice_ns)
-		b.key.slice = (now - config.start_ns) / config.slice_ns;
 	bpf_get_current_comm(b.key.comm, sizeof(b.key.comm));
 	if (config.kernel_stacks)
 		b.key.kernel_stack = store_stack(ctx, 0);
@@ -610,6 +608,11 @@ static __always_inline void task_returns(struct task_struct *next, __u64 now)
 	__u64 us = (now - left) / 1000;
 	if (us < config.min_block_us || us > config.max_block_us)
 		return;
+	/* a block is counted where it ended, as a sample is where it was
+	 * taken: its length is known only then (and a block is not spread
+	 * over the slices it spans) */
+	if (config.slice_ns)
+		key.slice = (now - config.start_ns) / config.slice_ns;
 	stat_add(RECORD_STAT_SAMPLES);
 	stat_add_n(RECORD_STAT_OFF_CPU_US, us);
 	count_key(&key, us);

@@ -28,7 +28,8 @@
 struct record_key {
 	__u32 pid;          /* thread group id, as seen by the initial pid namespace */
 	__u32 tid;          /* thread id when sampling per thread, else 0 */
-	__u32 slice;        /* time slice number when config.slice_ns is set, else 0 */
+	__u32 slice;        /* time slice number when config.slice_ns is set, else 0;
+			     * --off-cpu: of the block's end */
 	__u32 waker_pid;    /* --wakeups: the waker's thread group; 0: no waker known */
 	__u32 off_cpu;      /* 1: a block's time (--off-cpu, --all-time), 0: a sample */
 	__u32 reserved;     /* zero: keys are compared byte for byte */

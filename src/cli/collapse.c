@@ -14,6 +14,7 @@
 #include "../lib/input.h"
 #include "../lib/output.h"
 #include "../lib/progress.h"
+#include "../lib/slice_length.h"
 #include "../lib/xalloc.h"
 #include "../profile/profile.h"
 #include "../readers/reader.h"
@@ -29,11 +30,12 @@ struct collapse_options {
 	const struct reader *optioned;
 	void *reader_options;
 	unsigned jobs;                  /* --jobs */
+	uint64_t slice_ns;              /* --timeline; 0: none */
 	char **files;
 	int file_count;
 };
 
-enum { OPT_HELP = 1000, OPT_JOBS };
+enum { OPT_HELP = 1000, OPT_JOBS, OPT_TIMELINE };
 
 /* The options collapse takes for every format; each reader's own follow
  * (reader__long_options()). */
@@ -41,6 +43,7 @@ static const struct option own_long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "output", required_argument, NULL, 'o' },
+	{ "timeline", optional_argument, NULL, OPT_TIMELINE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -61,6 +64,11 @@ static void collapse_usage(FILE *out)
 		"                      FILE.timed keeps the input's time slices (timed folded)\n"
 		"  -j, --jobs N        threads for one large uncompressed file (default: one\n"
 		"                      per CPU; the output is the same for any N)\n"
+		"      --timeline[=MS] count each stack per time slice of MS milliseconds\n"
+		"                      (default 20) by the samples' times, and write timed\n"
+		"                      folded stacks (perf script text, with its time field;\n"
+		"                      slice 0 starts at the first sample's time, rounded\n"
+		"                      down to a multiple of MS)\n"
 		"  -h, --help          show this help\n");
 	for (const struct reader *r = readers; r->name; r++) {
 		if (!r->options)
@@ -84,6 +92,7 @@ static void collapse_usage(FILE *out)
 		"  perf script | flamekit collapse perf --all -o out.folded\n"
 		"  flamekit collapse perf --weight samples out.perf > out.folded\n"
 		"  flamekit collapse perf --pid capture.txt.gz | grep mysqld\n"
+		"  flamekit collapse perf --timeline=100 out.perf -o out.timed  # per 100 ms\n"
 		"  flamekit collapse out.stacks > out.folded        # any known format\n"
 		"  flamekit collapse folded monday.folded tuesday.folded > both.folded  # summed\n");
 }
@@ -155,7 +164,8 @@ static int collapse_run(struct collapse_options *o)
 {
 	int status = EXIT_BAD_INPUT;
 	struct profile *profile = NULL;
-	struct read_context ctx = { .perl_mode = o->perl_mode, .jobs = o->jobs };
+	struct read_context ctx = { .perl_mode = o->perl_mode, .jobs = o->jobs,
+				    .slice_ns = o->slice_ns };
 	struct input_set set;
 
 	if (input_set__open(&set, o->files, o->file_count, !o->perl_mode) < 0)
@@ -172,6 +182,12 @@ static int collapse_run(struct collapse_options *o)
 			error("%s looks like %s output, but %s apply to %s only",
 			      input__name(inputs[0]), o->reader->name, o->optioned->options->names,
 			      o->optioned->options->input);
+			goto cleanup;
+		}
+		if (o->slice_ns && !o->reader->timeline) {
+			error("--timeline: %s is %s, which has no sample times flamekit reads; "
+			      "--timeline reads perf script text", n ? input__name(inputs[0]) : "the input",
+			      o->reader->summary);
 			goto cleanup;
 		}
 	}
@@ -196,9 +212,10 @@ static int collapse_run(struct collapse_options *o)
 	for (size_t i = 0; i < n; i++)
 		o->write.input_lines += input__line_number(inputs[i]);
 	const struct writer_options write = { .format = &o->write };
-	/* -o x.timed keeps the time slices of an input that has them */
+	/* -o x.timed keeps the time slices of an input that has them;
+	 * --timeline writes them, wherever to */
 	const struct writer *timed = writer__find("timed");
-	const struct writer *w = o->output && writer__for_path(o->output) == timed
+	const struct writer *w = o->slice_ns || (o->output && writer__for_path(o->output) == timed)
 					 ? timed : writer__find("folded");
 	if (w->write(profile, output__stream(out), &write) < 0) {
 		output__abort(out);
@@ -249,14 +266,19 @@ int cmd_collapse(int argc, char **argv)
 		}
 		if (opt == 'o')
 			o.output = optarg;
-		else if (opt == '?' || (opt == 'j' || opt == OPT_JOBS ? parse_jobs(&o, optarg)
+		else if (opt == OPT_TIMELINE) {
+			if (slice_length__parse("--timeline", optarg, &o.slice_ns) < 0) {
+				status = 2;  /* the line says it all: no pointer to --help */
+				break;
+			}
+		} else if (opt == '?' || (opt == 'j' || opt == OPT_JOBS ? parse_jobs(&o, optarg)
 					: parse_reader_option(&o, opt, optarg)) < 0)
 			break;
 	}
 	free(long_options);
 	if (status == 0 || opt != -1) {
 		free(o.reader_options);
-		if (status != 0)
+		if (status < 0)
 			fprintf(stderr, "flamekit: see `flamekit collapse --help`\n");
 		return status == 0 ? 0 : EXIT_BAD_INPUT;
 	}
@@ -266,6 +288,12 @@ int cmd_collapse(int argc, char **argv)
 		if (o.reader != o.optioned && o.reader)
 			error("%s apply to the %s format only, not '%s'", o.optioned->options->names,
 			      o.optioned->name, o.reader->name);
+		free(o.reader_options);
+		return EXIT_BAD_INPUT;
+	}
+	if (o.slice_ns && o.output && writer__for_path(o.output) != writer__find("timed")) {
+		error("--timeline writes timed folded stacks: name the output FILE.timed, not %s",
+		      o.output);
 		free(o.reader_options);
 		return EXIT_BAD_INPUT;
 	}
@@ -311,7 +339,7 @@ int cmd_perl_collapser(int argc, char **argv)
 			status = 0;
 			break;
 		}
-		if (opt == '?' || opt == 'o' ||
+		if (opt == '?' || opt == 'o' || opt == OPT_TIMELINE ||
 		    (opt == OPT_JOBS ? parse_jobs(&o, optarg) : parse_reader_option(&o, opt, optarg)) < 0)
 			break;
 	}

@@ -29,6 +29,7 @@
 
 #include "../lib/buf.h"
 #include "../lib/error.h"
+#include "../lib/slice_length.h"
 #include "../lib/xalloc.h"
 #include "../profile/profile.h"
 #include "../sampler/bpf_sampler.h"
@@ -79,6 +80,7 @@ enum {
 	OPT_UNWIND,
 	OPT_RATE,
 	OPT_ALL_TIME,  /* --off-cpu's options serve it too */
+	OPT_TIMELINE,
 	OPT_OFF_CPU,   /* the options after it are its own */
 	OPT_MIN_BLOCK,
 	OPT_MAX_BLOCK,
@@ -111,6 +113,7 @@ static const struct option record_long_options[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "rate", no_argument, NULL, OPT_RATE },
 	{ "all-time", no_argument, NULL, OPT_ALL_TIME },
+	{ "timeline", optional_argument, NULL, OPT_TIMELINE },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "min-block", required_argument, NULL, OPT_MIN_BLOCK },
 	{ "max-block", required_argument, NULL, OPT_MAX_BLOCK },
@@ -207,11 +210,19 @@ static void record_usage(FILE *out)
 	      "  -d, --delimited           a \"-\" frame between user and kernel stacks\n"
 	      "  -a, --annotations         mark kernel frames with _[k], JIT frames (named by\n"
 	      "                            /tmp/perf-PID.map) with _[j]\n"
-	      "  -o, --output FILE         FILE.folded, FILE.folded.gz, FILE.svg, FILE.html\n"
-	      "                            (flamekit view's page) or FILE.txt (the report);\n"
+	      "  -o, --output FILE         FILE.folded, FILE.folded.gz, FILE.timed (per time\n"
+	      "                            slice), FILE.svg, FILE.html (flamekit view's page)\n"
+	      "                            or FILE.txt (the report);\n"
 	      "                            written whole or not at all\n"
 	      "      --outdir DIR          write DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PID|\n"
 	      "                            .user_NAME].svg and .folded.gz\n"
+	      "      --timeline[=MS]       count stacks per time slice of MS milliseconds\n"
+	      "                            (default 20) from the start: timed folded stacks\n"
+	      "                            on stdout, or -o FILE.timed, or -o FILE.html (its\n"
+	      "                            heat map); those two turn it on at 20 ms. A stack\n"
+	      "                            is a key per slice: the counts map keeps 8 x\n"
+	      "                            --stack-storage-size keys. --off-cpu: a block\n"
+	      "                            counts in the slice where it ended\n"
 	      "  -v, --verbose             show libbpf's messages\n"
 	      "  -h, --help                show this help\n\n"
 	      "At the end flamekit prints how many samples it took and how many were lost\n"
@@ -222,6 +233,7 @@ static void record_usage(FILE *out)
 	      "  sudo flamekit record -F 997 -p 1234 -f > app.folded\n"
 	      "  sudo flamekit record -o build.svg -- make -j2  # a command and its children\n"
 	      "  sudo flamekit record -u www-data --outdir /var/tmp/flames 30\n"
+	      "  sudo flamekit record -o run.html -- ./server   # the page, with a heat map\n"
 	      "  sudo flamekit record --off-cpu -p 1234 -o blocked.svg 10  # time off CPU\n"
 	      "  sudo flamekit record --off-cpu --wakeups --min-block 1000 -f -p 1234 10\n"
 	      "  sudo flamekit record --all-time -F 997 -p 1234 -o wall.svg 10  # both\n"
@@ -386,7 +398,8 @@ static int check_rate_options(const struct record_options *o)
 		o->command ? "-- COMMAND" : o->output_path ? "-o" : o->folded ? "-f" :
 		o->outdir ? "--outdir" : o->sampler.all_time ? "--all-time" :
 		o->sampler.off_cpu ? "--off-cpu" : o->frequency_given ? "-F" :
-		o->period_given ? "-c" : o->sampler.cpu >= 0 ? "-C" : NULL;
+		o->period_given ? "-c" : o->sampler.cpu >= 0 ? "-C" :
+		o->sampler.slice_ns ? "--timeline" : NULL;
 
 	if (o->event_count == 0)
 		return error("--rate counts events: name them with -e EVENT[,EVENT...]");
@@ -439,12 +452,13 @@ static int pick_writer(struct record_options *o)
 	o->writer = writer__for_path(o->output_path);
 	if (!o->writer)
 		return error("-o %s: cannot tell the format from the name: end it in .folded, "
-			     ".folded.gz, .svg, .html or .txt (the report)", o->output_path);
+			     ".folded.gz, .timed, .svg, .html or .txt (the report)", o->output_path);
 	if (o->folded && strcmp(o->writer->name, "folded") != 0)
 		return error("-f writes folded stacks but -o %s asks for %s: drop -f or name "
 			     "the file .folded", o->output_path,
 			     strcmp(o->writer->name, "svg") == 0    ? "an SVG"
 			     : strcmp(o->writer->name, "html") == 0 ? "an HTML page"
+			     : strcmp(o->writer->name, "timed") == 0 ? "timed folded stacks"
 								    : "the report");
 	return 0;
 }
@@ -463,6 +477,32 @@ static int parse_user(struct record_options *o)
 		return error("-u %s: no such user (give a name from /etc/passwd or a uid)", o->user);
 	}
 	o->sampler.filter_uid = true;
+	return 0;
+}
+
+/* --timeline against the outputs: time slices go to timed folded stacks
+ * (stdout or -o FILE.timed) or to the page (-o FILE.html); naming either
+ * file turns them on. The other outputs have no time. */
+static int check_timeline(struct record_options *o)
+{
+	const struct writer *timed = writer__find("timed");
+	bool keeps_time = o->output_path && (o->writer == timed ||
+					     o->writer == writer__find("html"));
+	if (!o->sampler.slice_ns) {
+		if (keeps_time)
+			return slice_length__parse("--timeline", NULL, &o->sampler.slice_ns);
+		return 0;
+	}
+	if (o->outdir)
+		return error("--timeline and --outdir exclude each other: --outdir writes an SVG "
+			     "and .folded.gz, which have no time");
+	if (o->folded)
+		return error("--timeline writes timed folded stacks, -f plain ones: drop -f");
+	if (o->output_path && !keeps_time)
+		return error("--timeline: -o %s has no time; name it FILE.timed or FILE.html",
+			     o->output_path);
+	if (!o->output_path)
+		o->writer = timed;
 	return 0;
 }
 
@@ -550,6 +590,10 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 			else
 				return error("--unwind %s: expected auto, fp or dwarf", optarg);
 			break;
+		case OPT_TIMELINE:
+			if (slice_length__parse("--timeline", optarg, &o->sampler.slice_ns) < 0)
+				return -1;
+			break;
 		case OPT_OFF_CPU: o->sampler.off_cpu = true; break;
 		case OPT_MIN_BLOCK:
 			if (parse_number("--min-block", optarg, 1, UINT64_MAX, &n) < 0)
@@ -623,11 +667,13 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 	o->sampler.tids = o->tids;
 	if (o->user && parse_user(o) < 0)
 		return -1;
+	if (pick_writer(o) < 0 || check_timeline(o) < 0)
+		return -1;
 	/* --outdir is where an operator's runs collect: made if missing, and
 	 * checked before sampling, not after */
 	if (o->outdir && outdir__prepare(o->outdir) < 0)
 		return -1;
-	return pick_writer(o);
+	return 0;
 }
 
 /* bcc's header line, without its newline: "Sampling at 49 Hertz of all
@@ -804,6 +850,12 @@ static int record_run(struct record_options *o)
 	if (o->sampler.all_time)  /* a timer sample's CPU time, in us */
 		o->sampler.sample_weight = o->sampler.period ? o->sampler.period / 1000 :
 			(1000000 + o->sampler.frequency / 2) / o->sampler.frequency;
+	if (o->sampler.slice_ns) {  /* slice 0 starts now, in bpf_ktime_get_ns()'s clock */
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		o->sampler.start_ns = (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec;
+		o->sampler.counts_size = o->sampler.stack_storage_size * 8;
+	}
 	if (recording__new(&o->sampler, o->annotate, &recording) < 0)
 		goto cleanup;
 	if (workload && workload__release(workload) < 0)
@@ -831,6 +883,9 @@ static int record_run(struct record_options *o)
 	missing = missing_report__new();
 	profile = sampled_profile__build(&naming, r->sampler, r->counts, r->processes, missing);
 	recording__free_sampler(recording);  /* the kernel's memory back before writing */
+	if (o->sampler.slice_ns)
+		profile__set_time(profile, &(struct profile_time){ o->sampler.slice_ns,
+								   o->sampler.start_ns });
 
 	if (write_output(o, started, profile, header.data) < 0)
 		goto cleanup;

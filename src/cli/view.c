@@ -11,6 +11,7 @@
 
 #include "../lib/error.h"
 #include "../lib/input.h"
+#include "../lib/slice_length.h"
 #include "../profile/profile.h"
 #include "../profile/profile_diff.h"
 #include "../readers/reader.h"
@@ -22,11 +23,12 @@ struct view_options {
 	const char *output;        /* -o FILE; NULL = stdout */
 	const char *title;
 	struct html_options html;
+	uint64_t slice_ns;         /* --timeline: perf script text by its samples' times */
 	char **files;
 	int file_count;
 };
 
-enum { OPT_HELP = 1000, OPT_TITLE, OPT_COLORS, OPT_HASH, OPT_CB };
+enum { OPT_HELP = 1000, OPT_TITLE, OPT_COLORS, OPT_HASH, OPT_CB, OPT_TIMELINE };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -34,6 +36,7 @@ static const struct option long_options[] = {
 	{ "colors", required_argument, NULL, OPT_COLORS },
 	{ "hash", no_argument, NULL, OPT_HASH },
 	{ "colorblind", no_argument, NULL, OPT_CB },
+	{ "timeline", optional_argument, NULL, OPT_TIMELINE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -57,26 +60,36 @@ static void view_usage(FILE *out)
 		"      --colors NAME   palette, as flamegraph's (hot, mem, io, java, ...)\n"
 		"      --hash          colours by name hash, as flamegraph --hash\n"
 		"      --colorblind    the difference in orange and blue\n"
+		"      --timeline[=MS] FILE is perf script text: count its samples per time\n"
+		"                      slice of MS milliseconds (default 20) by their times,\n"
+		"                      for the heat map (without it, perf text has no time)\n"
 		"  -h, --help          show this help\n\n"
 		"keys in the page: / search, n N next and previous match, Escape back,\n"
 		"i icicle, t table, g graph, c colour-blind, arrows and Enter to move and zoom\n\n"
 		"examples:\n"
 		"  flamekit view -o run.html run.timed\n"
+		"  flamekit view --timeline -o run.html run.perf    # perf script text\n"
 		"  flamekit view -o diff.html before.folded after.folded\n");
 }
 
 /* One input file's profile, through the reader its content asks for. */
-static struct profile *read_one(char *file)
+static struct profile *read_one(char *file, uint64_t slice_ns)
 {
 	struct input_set set;
 	struct profile *profile = NULL;
-	struct read_context ctx = { 0 };
+	struct read_context ctx = { .slice_ns = slice_ns };
 	if (input_set__open(&set, &file, 1, true) < 0)
 		return NULL;
 	const struct reader *reader = reader__choose(set.inputs, set.count, NULL,
 						     reader__find("folded"));
 	if (!reader)
 		goto cleanup;
+	if (slice_ns && !reader->timeline) {
+		error("--timeline: %s is %s, which has no sample times flamekit reads; "
+		      "--timeline reads perf script text (timed folded stacks have their slices)",
+		      file, reader->summary);
+		goto cleanup;
+	}
 	/* folded counts may have decimals ("10.5"), as flamegraph takes them */
 	profile = profile__new(1, strcmp(reader->name, "folded") == 0 ? PROFILE_DECIMAL
 								     : PROFILE_INTEGER);
@@ -101,11 +114,11 @@ static int view_run(struct view_options *o)
 {
 	int status = EXIT_BAD_INPUT;
 	struct profile *first = NULL, *second = NULL, *diff = NULL;
-	first = read_one(o->files[0]);
+	first = read_one(o->files[0], o->slice_ns);
 	if (!first)
 		goto cleanup;
 	if (o->file_count == 2) {
-		second = read_one(o->files[1]);
+		second = read_one(o->files[1], o->slice_ns);
 		if (!second)
 			goto cleanup;
 		diff = profile__difference(first, second, &(struct profile_difference_options){ 0 });
@@ -143,6 +156,10 @@ int cmd_view(int argc, char **argv)
 			break;
 		case OPT_HASH: o.html.variation = SVG_COLOR_HASH; break;
 		case OPT_CB: o.html.colorblind = true; break;
+		case OPT_TIMELINE:
+			if (slice_length__parse("--timeline", optarg, &o.slice_ns) < 0)
+				return EXIT_BAD_INPUT;
+			break;
 		case 'h':
 		case OPT_HELP: view_usage(stdout); return 0;
 		default: view_usage(stderr); return EXIT_BAD_INPUT;
@@ -155,5 +172,8 @@ int cmd_view(int argc, char **argv)
 		view_usage(stderr);
 		return EXIT_BAD_INPUT;
 	}
+	if (o.slice_ns && o.file_count == 2)
+		return error("--timeline with two files: the page draws their difference, which "
+			     "has no heat map; give one file"), EXIT_BAD_INPUT;
 	return view_run(&o);
 }

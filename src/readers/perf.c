@@ -44,6 +44,14 @@ struct perf_state {
 	bool weight_is_period; /* ... and it is the period perf printed */
 	bool counted_period;   /* some sample added its period (the unit) */
 
+	/* --timeline (ctx->slice_ns): slice 0 starts at the first sample's
+	 * time, floored to a multiple of the slice; a part of a parallel read
+	 * is given it (perf_prepare) */
+	bool start_known;
+	uint64_t start_ns;
+	uint32_t slice;        /* the current sample's */
+	uint64_t early;        /* samples before slice 0, counted in it */
+
 	struct buf event_filter;
 	bool event_defaulted, event_warned;
 
@@ -66,7 +74,8 @@ static void end_of_sample(struct perf_state *st)
 	if (!pname_true(st))
 		return; /* "ignore filtered samples" — the stack is kept, as in Perl */
 	stack_builder__unshift(&st->stack, st->pname.data, st->pname.len);
-	stack_builder__commit(&st->stack, st->weight);
+	const struct profile_key key = { st->slice, 0 };
+	stack_builder__commit_keyed(&st->stack, st->weight, &key);
 	st->counted_period |= st->weight_is_period;
 	st->pname_defined = false;
 	buf__reset(&st->pname);
@@ -110,10 +119,39 @@ static int no_period(const struct input *in, const char *line, size_t len, bool 
 		     input__name(in), (unsigned long long)input__line_number(in), quoted);
 }
 
-/* 0, or -1 after an error (--weight period: no period). */
+/*
+ * --timeline: the slice of a sample at `ns`, or -1 after an error. A sample
+ * before slice 0 (perf script's order is not strictly by time across CPUs,
+ * and a later input may start earlier) is counted in slice 0.
+ */
+static int sample_slice(struct perf_state *st, const struct input *in, uint64_t ns)
+{
+	uint64_t slice = ns < st->start_ns ? 0 : (ns - st->start_ns) / st->ctx->slice_ns;
+	st->early += ns < st->start_ns;
+	if (slice > UINT32_MAX)
+		return error("%s:%llu: a sample at %.6f s is %llu time slices after the first "
+			     "sample's: more than --timeline numbers; give longer slices",
+			     input__name(in), (unsigned long long)input__line_number(in),
+			     (double)ns / 1e9, (unsigned long long)slice);
+	st->slice = (uint32_t)slice;
+	return 0;
+}
+
+/* 0, or -1 after an error (--weight period: no period; --timeline: no time). */
 static int handle_header(struct perf_state *st, const struct input *in, const char *line,
 			 size_t len, struct span comm, struct span pid, struct span tid)
 {
+	uint64_t ns = 0;
+	bool has_time = false;
+	if (st->ctx->slice_ns) {
+		/* the first sample fixes slice 0, whatever its event */
+		const char *after = tid.len ? tid.p + tid.len : pid.p + pid.len;
+		has_time = perf_line__time(line, len, (size_t)(after - line), &ns);
+		if (has_time && !st->start_known) {
+			st->start_ns = ns - ns % st->ctx->slice_ns;
+			st->start_known = true;
+		}
+	}
 	if (tid.len == 0 || span_eq(tid, "0")) { /* not $tid */
 		tid = pid;
 		pid = (struct span){ "?", 1 };
@@ -132,6 +170,18 @@ static int handle_header(struct perf_state *st, const struct input *in, const ch
 			}
 			return 0;
 		}
+	}
+	if (st->ctx->slice_ns) {
+		if (!has_time) {
+			char quoted[120];
+			quote_for_message(quoted, sizeof(quoted), line, len);
+			return error("%s:%llu: no time in sample \"%s\" for --timeline; print "
+				     "times with `perf script -F +time`",
+				     input__name(in), (unsigned long long)input__line_number(in),
+				     quoted);
+		}
+		if (sample_slice(st, in, ns) < 0)
+			return -1;
 	}
 	switch (st->opt->weight) {
 	case PERF_WEIGHT_PERL:
@@ -424,6 +474,12 @@ struct perf_reader {
 	struct buf event;      /* what every state starts filtering for, or "" */
 	bool event_defaulted;  /* it is the file's first event, not one given */
 	bool counted_period;   /* some state's sample added its period */
+	/* --timeline: where slice 0 starts, once known (perf_prepare's scan,
+	 * or the serial read's first sample) */
+	bool start_known;
+	uint64_t start_ns;
+	uint64_t early;        /* the states' samples before slice 0 */
+	uint64_t slice_ns;     /* ctx->slice_ns */
 };
 
 static void *perf_state_new(void *reader, unsigned part, struct read_context *ctx,
@@ -437,6 +493,8 @@ static void *perf_state_new(void *reader, unsigned part, struct read_context *ct
 	stack_builder__init(&st->stack, profile);
 	buf__append(&st->event_filter, r->event.data, r->event.len);
 	st->event_defaulted = r->event_defaulted;
+	st->start_known = r->start_known;
+	st->start_ns = r->start_ns;
 	if (st->opt->show_inline)
 		st->inliner = inline_resolver__new(st->opt->show_context);
 	st->use_cache = !st->opt->srcline && !st->opt->show_inline;
@@ -447,7 +505,13 @@ static void *perf_state_new(void *reader, unsigned part, struct read_context *ct
 static void perf_state_free(void *reader, void *state)
 {
 	struct perf_state *st = state;
-	((struct perf_reader *)reader)->counted_period |= st->counted_period;
+	struct perf_reader *r = reader;
+	r->counted_period |= st->counted_period;
+	r->early += st->early;
+	if (!r->start_known && st->start_known) {
+		r->start_known = true;
+		r->start_ns = st->start_ns;
+	}
 	inline_resolver__free(st->inliner);
 	stack_builder__release(&st->stack);
 	free(st->pieces.v);
@@ -475,18 +539,32 @@ static bool after_blank_line(const char *line, size_t len)
 	return len == 0;
 }
 
-/* The first event type in the file, as the serial reader would fix it. */
-static void find_first_event(struct input *file, uint64_t size, struct buf *event)
+/* What the serial read fixes at the first sample headers: the first event
+ * type (unless one was given) and, for --timeline, the start of slice 0. */
+static void find_first_event(struct perf_reader *r, struct input *file, uint64_t size,
+			     uint64_t slice_ns)
 {
 	struct input *in = input__open_range(file, 0, size, 0);
 	const char *line;
 	size_t len;
-	while (event->len == 0 && input__next_line(in, &line, &len) > 0) {
+	bool want_event = r->event.len == 0;
+	while ((want_event || (slice_ns && !r->start_known)) &&
+	       input__next_line(in, &line, &len) > 0) {
 		struct span comm, pid, tid, period, ev;
 		if (len == 0 || line[0] == '#' || !perf_line__header(line, len, &comm, &pid, &tid))
 			continue;
-		if (perf_line__event(line, len, &period, &ev))
-			buf__append(event, ev.p, ev.len);
+		if (want_event && perf_line__event(line, len, &period, &ev)) {
+			buf__append(&r->event, ev.p, ev.len);
+			r->event_defaulted = true;
+			want_event = false;
+		}
+		const char *after = tid.len ? tid.p + tid.len : pid.p + pid.len;
+		uint64_t ns;
+		if (slice_ns && !r->start_known &&
+		    perf_line__time(line, len, (size_t)(after - line), &ns)) {
+			r->start_ns = ns - ns % slice_ns;
+			r->start_known = true;
+		}
 	}
 	input__close(in);
 }
@@ -497,10 +575,7 @@ static bool perf_prepare(void *reader, struct input *file, uint64_t size)
 	struct perf_reader *r = reader;
 	if (r->opt->srcline || r->opt->show_inline)
 		return false;
-	if (r->event.len == 0) {
-		find_first_event(file, size, &r->event);
-		r->event_defaulted = r->event.len > 0;
-	}
+	find_first_event(r, file, size, r->slice_ns);
 	return true;
 }
 
@@ -517,7 +592,7 @@ int perf_reader__read(struct read_context *ctx, struct input *const *inputs, siz
 	};
 	if (!ctx->options)
 		ctx->options = &defaults;
-	struct perf_reader reader = { .opt = ctx->options };
+	struct perf_reader reader = { .opt = ctx->options, .slice_ns = ctx->slice_ns };
 	if (reader.opt->event_filter)
 		buf__append(&reader.event, reader.opt->event_filter, strlen(reader.opt->event_filter));
 	int err = parallel__read(ctx, inputs, count, &ops, &reader, profile);
@@ -526,6 +601,14 @@ int perf_reader__read(struct read_context *ctx, struct input *const *inputs, siz
 	bool periods = reader.opt->weight == PERF_WEIGHT_PERIOD ||
 		       (reader.opt->weight == PERF_WEIGHT_PERL && reader.counted_period);
 	profile__set_unit(profile, periods ? PROFILE_PERIODS : PROFILE_SAMPLES);
+	if (ctx->slice_ns) {
+		profile__set_time(profile, &(struct profile_time){ ctx->slice_ns, reader.start_ns });
+		if (reader.early && err == 0)
+			warning("%llu sample%s came before the first sample's time slice (the input "
+				"is not in time order) and %s counted in that slice",
+				(unsigned long long)reader.early, reader.early == 1 ? "" : "s",
+				reader.early == 1 ? "was" : "were");
+	}
 	return err;
 }
 

@@ -211,3 +211,38 @@ bool perf_module__inline_applies(struct span mod)
 	return true;
 }
 
+
+/*
+ * The sample's time: the first word after the pid (from `from` on) that is
+ * "SECONDS.FRACTION:", perf script's time field (6 decimals, 9 with --ns),
+ * looked for before the event name, the first other word ending in ':'.
+ * Not an expression of the Perl tool's, which ignores time.
+ */
+bool perf_line__time(const char *s, size_t n, size_t from, uint64_t *ns)
+{
+	size_t i = from;
+	while (i < n) {
+		while (i < n && is_space((unsigned char)s[i]))
+			i++;
+		size_t w = i;
+		while (i < n && !is_space((unsigned char)s[i]))
+			i++;
+		if (i == w || s[i - 1] != ':')
+			continue;
+		uint64_t seconds = 0, fraction = 0;
+		size_t d = w, digits = 0, decimals = 0;
+		for (; d < i - 1 && is_digit((unsigned char)s[d]) && digits < 10; d++, digits++)
+			seconds = seconds * 10 + (uint64_t)(s[d] - '0');
+		if (!digits || d >= i - 1 || s[d] != '.')
+			return false;
+		for (d++; d < i - 1 && is_digit((unsigned char)s[d]) && decimals < 9; d++, decimals++)
+			fraction = fraction * 10 + (uint64_t)(s[d] - '0');
+		if (!decimals || d != i - 1)
+			return false;
+		for (; decimals < 9; decimals++)
+			fraction *= 10;
+		*ns = seconds * 1000000000 + fraction;
+		return true;
+	}
+	return false;
+}

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "perl_text.h"
 
@@ -16,6 +17,9 @@
 bool perf_line__header(const char *s, size_t n, struct span *comm, struct span *pid, struct span *tid);
 /* The event name and period after the header's pid. */
 bool perf_line__event(const char *s, size_t n, struct span *period, struct span *event);
+/* The sample's time in ns, "SECONDS.FRACTION:" after the header's pid/tid
+ * (from: where they end); false if the header has none. */
+bool perf_line__time(const char *s, size_t n, size_t from, uint64_t *ns);
 /* A frame line: "  pc func+off (module)". */
 bool perf_line__frame(const char *s, size_t n, struct span *pc, struct span *func, struct span *mod);
 /* The function without its "+0x..." offset. */

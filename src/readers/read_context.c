@@ -194,6 +194,7 @@ void read_context__init_part(struct read_context *part, const struct read_contex
 		.options = whole->options,
 		.perl_mode = whole->perl_mode,
 		.jobs = whole->jobs,
+		.slice_ns = whole->slice_ns,
 		.kept = fk_calloc(1, sizeof(*part->kept)),
 	};
 }

@@ -54,6 +54,10 @@ struct read_context {
 	const void *options;   /* the reader's own options struct, or NULL */
 	bool perl_mode;        /* personality: print what the Perl tool prints */
 	unsigned jobs;         /* threads for one large plain file; 0 = one per CPU */
+	/* --timeline: key each sample by the time slice of this length it
+	 * fell in (readers whose `timeline` is true; they set the profile's
+	 * time too); 0: no time */
+	uint64_t slice_ns;
 	uint64_t bad_lines;    /* in all inputs */
 	/* Owned, filled by read_context__bad_line(); inputs in the order
 	 * their first bad line came. */
@@ -110,6 +114,7 @@ struct reader {
 	int (*read)(struct read_context *ctx, struct input *const *inputs, size_t count,
 		    struct profile *profile);
 	const struct reader_options *options;  /* NULL: none */
+	bool timeline;  /* its samples carry times: it honours ctx->slice_ns */
 };
 
 /*

@@ -17,21 +17,21 @@
 
 const struct reader readers[] = {
 	{ "perf", "perf script text (perf record -g; perf script)",
-	  perf_reader__probe, perf_reader__read, &perf_reader_options },
+	  perf_reader__probe, perf_reader__read, &perf_reader_options, true },
 	{ "perf-folded", "perf report -g folded output",
-	  perf_folded_reader__probe, perf_folded_reader__read, NULL },
+	  perf_folded_reader__probe, perf_folded_reader__read, NULL, false },
 	{ "stap", "SystemTap print_backtrace()/print_ubacktrace() aggregations",
-	  stap_reader__probe, stap_reader__read, NULL },
-	{ "dtrace", "DTrace ustack()/stack() aggregations", dtrace_reader__probe, dtrace_reader__read, NULL },
+	  stap_reader__probe, stap_reader__read, NULL, false },
+	{ "dtrace", "DTrace ustack()/stack() aggregations", dtrace_reader__probe, dtrace_reader__read, NULL, false },
 	{ "bpftrace", "bpftrace maps keyed by kstack, ustack and comm",
-	  bpftrace_reader__probe, bpftrace_reader__read, NULL },
+	  bpftrace_reader__probe, bpftrace_reader__read, NULL, false },
 	{ "bcc", "bcc profile's report (stacks leaf first, \"- comm (pid)\", count)",
-	  bcc_reader__probe, bcc_reader__read, NULL },
+	  bcc_reader__probe, bcc_reader__read, NULL, false },
 	{ "timed", "timed folded stacks (frame;frame;... COUNT @SECONDS, per time slice)",
-	  timed_reader__probe, timed_reader__read, NULL },
+	  timed_reader__probe, timed_reader__read, NULL, false },
 	{ "folded", "folded stacks (frame;frame;... COUNT)",
-	  folded_reader__probe, folded_reader__read, NULL },
-	{ NULL, NULL, NULL, NULL, NULL },
+	  folded_reader__probe, folded_reader__read, NULL, false },
+	{ NULL, NULL, NULL, NULL, NULL, false },
 };
 
 const struct reader *reader__find(const char *name)

@@ -74,9 +74,15 @@ void stack_builder__unshift(struct stack_builder *sb, const char *s, size_t len)
 
 size_t stack_builder__commit(struct stack_builder *sb, uint64_t count)
 {
+	return stack_builder__commit_keyed(sb, count, NULL);
+}
+
+size_t stack_builder__commit_keyed(struct stack_builder *sb, uint64_t count,
+				   const struct profile_key *key)
+{
 	reverse(sb->frames, sb->depth);
 	union profile_value v = profile__count_value(sb->profile, count);
-	size_t e = profile__add(sb->profile, sb->frames, (uint32_t)sb->depth, NULL, &v);
+	size_t e = profile__add(sb->profile, sb->frames, (uint32_t)sb->depth, key, &v);
 	stack_builder__clear(sb);
 	return e;
 }

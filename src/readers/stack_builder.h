@@ -53,6 +53,9 @@ void stack_builder__unshift(struct stack_builder *sb, const char *s, size_t len)
 /* Adds the stack (root first) with one count, then clears it; returns the
  * profile entry it went to (a new one where the profile's order says). */
 size_t stack_builder__commit(struct stack_builder *sb, uint64_t count);
+/* The same under key (a time slice; NULL: slice 0, pid 0). */
+size_t stack_builder__commit_keyed(struct stack_builder *sb, uint64_t count,
+				   const struct profile_key *key);
 static inline void stack_builder__clear(struct stack_builder *sb)
 {
 	sb->depth = sb->group_start = 0;

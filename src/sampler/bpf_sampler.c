@@ -230,6 +230,7 @@ static void set_config(struct record_config *c, const struct bpf_sampler_options
 	c->filter_mntns = o->mntns_map != NULL;
 	c->notify_new_pids = o->notify_new_pids;
 	c->slice_ns = o->slice_ns;
+	c->start_ns = o->start_ns;
 	c->copy_user_stacks = o->copy_user_stacks;
 	c->samples_wakeup = ring_bytes / 16;
 	c->filter_cpu = o->off_cpu && o->cpu >= 0;
@@ -294,6 +295,8 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 		if (!err)
 			err = bpf_map__set_max_entries(s->stacks, o->stack_storage_size);
 	}
+	if (!err && o->counts_size)
+		err = bpf_map__set_max_entries(s->counts, o->counts_size);
 	if (!err)
 		err = bpf_map__set_value_size(s->stacks, offsetof(struct record_stack, ips) +
 					      o->max_stack_depth * sizeof(__u64));

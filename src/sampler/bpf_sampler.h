@@ -51,6 +51,10 @@ struct bpf_sampler_options {
 	unsigned stack_storage_size;  /* entries in the counts and stacks maps */
 	unsigned max_stack_depth;     /* frames kept per stack, at most 127 */
 	uint64_t slice_ns;            /* key samples by time slices this long; 0: none */
+	uint64_t start_ns;            /* ... from here (CLOCK_MONOTONIC: slice 0);
+				       * off_cpu: a block goes to the slice it ends in */
+	unsigned counts_size;         /* keys the counts map holds; 0: stack_storage_size
+				       * (with slices a stack is a key per slice) */
 	bool notify_new_pids;         /* report pids as they are first sampled */
 	bool copy_user_stacks;        /* user stacks copied out for unwinding in user space
 				       * (x86-64, kernel BTF), not walked by frame pointers */

@@ -2,9 +2,13 @@
  * time in seventy() and 30% in thirty() (the same loop, 7 and 3 units per
  * round), for SECONDS seconds of CPU time (default 3; on an idle CPU as
  * long in wall time), or for exactly ROUNDS rounds when given
- * (bench/record.sh times that to see a profiler's overhead). FK_STOP and
- * FK_CPU_REPORT as in workload.h. Built by the tests with frame pointers:
+ * (bench/record.sh times that to see a profiler's overhead). With a third
+ * argument "phases" (ROUNDS 0), it runs in two phases instead, for time
+ * slices to tell apart: seventy() alone for SECONDS of CPU time, then
+ * thirty() alone for as long. FK_STOP and FK_CPU_REPORT as in workload.h. Built by the tests with frame pointers:
  * cc -O0 -fno-omit-frame-pointer -fno-inline -o fk-7030 fk-7030.c */
+#include <string.h>
+
 #include "workload.h"
 
 #define UNIT 2000
@@ -33,6 +37,19 @@ int main(int argc, char **argv)
 	long rounds = argc > 2 ? atol(argv[2]) : 0;
 
 	workload_ready();
+	if (argc > 3 && strcmp(argv[3], "phases") == 0) {
+		double start = workload_cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+		do
+			for (int i = 0; i < 8; i++)
+				seventy();
+		while (workload_cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - start < seconds);
+		do
+			for (int i = 0; i < 8; i++)
+				thirty();
+		while (workload_cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - start < 2 * seconds);
+		workload_report(RUSAGE_SELF);
+		return 0;
+	}
 	for (long i = 0; i < rounds; i++) {
 		seventy();
 		thirty();
