@@ -838,6 +838,100 @@ record_test_off_cpu() {
 	fi
 }
 
+# Timed folded FILE of comm NAME, as "SLICE SEVENTY THIRTY" lines (samples
+# of stacks through seventy() and thirty() per slice, by slice), after a
+# first line "slice_ms=MS" from the header.
+record_phases_timed() { # file name
+	local ms
+	ms=$(head -n 1 "$1" | sed -n 's/.* slice_ms=\([0-9.]*\).*/\1/p')
+	echo "${ms:-none}"
+	awk -v name="$2" -v ms="${ms:-1}" 'NR == 1 { next }
+		{ t = substr($NF, 2); n = $(NF - 1); split($0, f, ";"); if (f[1] != name) next
+		  k = sprintf("%.0f", t * 1000 / ms); seen[k] = 1
+		  if ($0 ~ /;seventy[; ]/) a[k] += n; else if ($0 ~ /;thirty[; ]/) b[k] += n }
+		END { for (k in seen) print k, a[k] + 0, b[k] + 0 }' "$1" | sort -n
+}
+
+# The same from the data of flamekit view's page HTML.
+record_phases_html() { # file name
+	python3 -c 'import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+d = json.loads(re.search(r"<script type=\"application/json\" id=\"flamekit-data\">(.*?)</script>", page, re.S).group(1))
+print(d.get("slice_ms", 0))
+names, parent, frame = d["names"], [0], [None]
+for i, (up, fr) in enumerate(zip(d["up"], d["fr"]), 1):
+    parent.append(i - up); frame.append(names[fr])
+def path(n):
+    out = []
+    while n:
+        out.append(frame[n]); n = parent[n]
+    return out[::-1]
+sums, entry, slice_ = {}, 0, 0
+sl = d["sl"]
+for r in range(0, len(sl), 2):
+    slice_ += sl[r]; node = 0
+    for e in range(entry, entry + sl[r + 1]):
+        node += d["nd"][e]; p = path(node)
+        if p and p[0] == sys.argv[2]:
+            s = sums.setdefault(slice_, [0, 0])
+            s[0] += d["c"][e] if "seventy" in p else 0
+            s[1] += d["c"][e] if "thirty" in p else 0
+    entry += sl[r + 1]
+for k in sorted(sums):
+    print(k, *sums[k])' "$1" "$2"
+}
+
+# What is wrong with the phases of fk-7030 ... phases in "SLICE SEVENTY
+# THIRTY" lines (after the slice_ms line): slices of WANT_MS; every slice of
+# seventy() before every one of thirty(); each phase in at least MIN slices
+# (its CPU seconds took as long in wall time, or longer); all samples there.
+record_check_phases() { # lines want-ms min-slices expected-samples
+	awk -v want="$2" -v min="$3" -v expected="$4" '
+		NR == 1 { if ($1 != want) printf "slices of %s ms, expected %s; ", $1, want; next }
+		{ total += $2 + $3
+		  if ($2) { n7++; last7 = $1; if (first7 == "") first7 = $1 }
+		  if ($3) { n3++; last3 = $1; if (first3 == "") first3 = $1 } }
+		END {
+			if (n7 < min || n3 < min) printf "seventy() in %d slices, thirty() in %d, expected at least %d each; ", n7, n3, min
+			else if (last7 > first3) printf "seventy() until slice %d, after thirty() began in slice %d; ", last7, first3
+			if (total < expected * 0.9 || total > expected * 1.1) printf "%d samples, expected %d ± 10%%; ", total, expected
+		}' <<< "$1"
+}
+
+# --timeline: fk-7030 in phases (seventy() alone for 1 s of CPU time, then
+# thirty() alone) recorded in 100 ms slices shows seventy() in slices of its
+# own, all before thirty()'s, in -o x.timed and in timed folded stacks on
+# stdout; -o x.html (20 ms slices by default) holds the same in its data
+record_test_timeline() {
+	record_spawn fk-phases "$(record_exe fk-phases)" 1 0 phases || return
+	local pid=${record_spawned[fk-phases]}
+	record_start timeline --timeline=100 -F $record_hz -p "$pid" -o "$record_dir/phases.timed"
+	record_start timeline-stdout --timeline=100 -F $record_hz -p "$pid"
+	record_start timeline-html -F $record_hz -p "$pid" -o "$record_dir/phases.html"
+	record_finish
+	local cpu expected
+	cpu=$(record_cpu "$record_dir/fk-phases.cpu" fk-phases)
+	expected=$(awk -v c="$cpu" -v hz=$record_hz 'BEGIN { printf "%.0f", c * hz }')
+	# each phase is 1 s of CPU time: at least 1 s of wall time, 10 slices
+	# of 100 ms or 50 of 20 ms, less the slices its ends may miss
+	if [[ -n ${record_done[timeline]:-} ]]; then
+		record_judge timeline "$(record_check_phases "$(record_phases_timed "$record_dir/phases.timed" fk-phases)" 100 8 "$expected")"
+	fi
+	if [[ -n ${record_done[timeline-stdout]:-} ]]; then
+		local out=$record_dir/timeline-stdout.out problems=""
+		head -n 1 "$out" | grep -q '^# flamekit timed folded: slice_ms=100 start_ns=[0-9]*$' ||
+			problems="stdout does not begin with the timed folded header: $(head -c 100 "$out"); "
+		record_judge timeline-stdout "$problems$(record_check_phases "$(record_phases_timed "$out" fk-phases)" 100 8 "$expected")"
+	fi
+	if [[ -n ${record_done[timeline-html]:-} ]]; then
+		if command -v python3 > /dev/null; then
+			record_judge timeline-html "$(record_check_phases "$(record_phases_html "$record_dir/phases.html" fk-phases 2>&1)" 20 40 "$expected")"
+		else
+			record_skip timeline-html "no python3 to read the page's data (run ./setup.sh)"
+		fi
+	fi
+}
+
 # -e, against fk-events' own account (it makes a known number of events
 # from a known function) and against perf stat on the same run:
 # - u:BINARY:target: exactly the calls made, all in caller;target, by frame
@@ -1034,96 +1128,6 @@ record_test_all_time() {
 			record_fail all-time-svg "seventy() is $fill_on, expected a hot colour (on CPU)"
 		else
 			record_pass all-time-svg
-# Timed folded FILE of comm NAME, as "SLICE SEVENTY THIRTY" lines (samples
-# of stacks through seventy() and thirty() per slice, by slice), after a
-# first line "slice_ms=MS" from the header.
-record_phases_timed() { # file name
-	local ms
-	ms=$(head -n 1 "$1" | sed -n 's/.* slice_ms=\([0-9.]*\).*/\1/p')
-	echo "${ms:-none}"
-	awk -v name="$2" -v ms="${ms:-1}" 'NR == 1 { next }
-		{ t = substr($NF, 2); n = $(NF - 1); split($0, f, ";"); if (f[1] != name) next
-		  k = sprintf("%.0f", t * 1000 / ms); seen[k] = 1
-		  if ($0 ~ /;seventy[; ]/) a[k] += n; else if ($0 ~ /;thirty[; ]/) b[k] += n }
-		END { for (k in seen) print k, a[k] + 0, b[k] + 0 }' "$1" | sort -n
-}
-
-# The same from the data of flamekit view's page HTML.
-record_phases_html() { # file name
-	python3 -c 'import json, re, sys
-page = open(sys.argv[1], encoding="utf-8").read()
-d = json.loads(re.search(r"<script type=\"application/json\" id=\"flamekit-data\">(.*?)</script>", page, re.S).group(1))
-print(d.get("slice_ms", 0))
-names, parent, frame = d["names"], [0], [None]
-for i, (up, fr) in enumerate(zip(d["up"], d["fr"]), 1):
-    parent.append(i - up); frame.append(names[fr])
-def path(n):
-    out = []
-    while n:
-        out.append(frame[n]); n = parent[n]
-    return out[::-1]
-sums, entry, slice_ = {}, 0, 0
-sl = d["sl"]
-for r in range(0, len(sl), 2):
-    slice_ += sl[r]; node = 0
-    for e in range(entry, entry + sl[r + 1]):
-        node += d["nd"][e]; p = path(node)
-        if p and p[0] == sys.argv[2]:
-            s = sums.setdefault(slice_, [0, 0])
-            s[0] += d["c"][e] if "seventy" in p else 0
-            s[1] += d["c"][e] if "thirty" in p else 0
-    entry += sl[r + 1]
-for k in sorted(sums):
-    print(k, *sums[k])' "$1" "$2"
-}
-
-# What is wrong with the phases of fk-7030 ... phases in "SLICE SEVENTY
-# THIRTY" lines (after the slice_ms line): slices of WANT_MS; every slice of
-# seventy() before every one of thirty(); each phase in at least MIN slices
-# (its CPU seconds took as long in wall time, or longer); all samples there.
-record_check_phases() { # lines want-ms min-slices expected-samples
-	awk -v want="$2" -v min="$3" -v expected="$4" '
-		NR == 1 { if ($1 != want) printf "slices of %s ms, expected %s; ", $1, want; next }
-		{ total += $2 + $3
-		  if ($2) { n7++; last7 = $1; if (first7 == "") first7 = $1 }
-		  if ($3) { n3++; last3 = $1; if (first3 == "") first3 = $1 } }
-		END {
-			if (n7 < min || n3 < min) printf "seventy() in %d slices, thirty() in %d, expected at least %d each; ", n7, n3, min
-			else if (last7 > first3) printf "seventy() until slice %d, after thirty() began in slice %d; ", last7, first3
-			if (total < expected * 0.9 || total > expected * 1.1) printf "%d samples, expected %d ± 10%%; ", total, expected
-		}' <<< "$1"
-}
-
-# --timeline: fk-7030 in phases (seventy() alone for 1 s of CPU time, then
-# thirty() alone) recorded in 100 ms slices shows seventy() in slices of its
-# own, all before thirty()'s, in -o x.timed and in timed folded stacks on
-# stdout; -o x.html (20 ms slices by default) holds the same in its data
-record_test_timeline() {
-	record_spawn fk-phases "$(record_exe fk-phases)" 1 0 phases || return
-	local pid=${record_spawned[fk-phases]}
-	record_start timeline --timeline=100 -F $record_hz -p "$pid" -o "$record_dir/phases.timed"
-	record_start timeline-stdout --timeline=100 -F $record_hz -p "$pid"
-	record_start timeline-html -F $record_hz -p "$pid" -o "$record_dir/phases.html"
-	record_finish
-	local cpu expected
-	cpu=$(record_cpu "$record_dir/fk-phases.cpu" fk-phases)
-	expected=$(awk -v c="$cpu" -v hz=$record_hz 'BEGIN { printf "%.0f", c * hz }')
-	# each phase is 1 s of CPU time: at least 1 s of wall time, 10 slices
-	# of 100 ms or 50 of 20 ms, less the slices its ends may miss
-	if [[ -n ${record_done[timeline]:-} ]]; then
-		record_judge timeline "$(record_check_phases "$(record_phases_timed "$record_dir/phases.timed" fk-phases)" 100 8 "$expected")"
-	fi
-	if [[ -n ${record_done[timeline-stdout]:-} ]]; then
-		local out=$record_dir/timeline-stdout.out problems=""
-		head -n 1 "$out" | grep -q '^# flamekit timed folded: slice_ms=100 start_ns=[0-9]*$' ||
-			problems="stdout does not begin with the timed folded header: $(head -c 100 "$out"); "
-		record_judge timeline-stdout "$problems$(record_check_phases "$(record_phases_timed "$out" fk-phases)" 100 8 "$expected")"
-	fi
-	if [[ -n ${record_done[timeline-html]:-} ]]; then
-		if command -v python3 > /dev/null; then
-			record_judge timeline-html "$(record_check_phases "$(record_phases_html "$record_dir/phases.html" fk-phases 2>&1)" 20 40 "$expected")"
-		else
-			record_skip timeline-html "no python3 to read the page's data (run ./setup.sh)"
 		fi
 	fi
 }

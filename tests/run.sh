@@ -458,10 +458,14 @@ conformance_difffolded
 golden_cases
 browser_tests
 fuzz_regressions
-source "$TOP/tests/record.sh"
-record_tests
-source "$TOP/tests/record_unwind.sh"
-record_unwind_tests
+# a test file that does not parse would leave its tests unrun: a failure
+for part in record record_unwind; do
+	if source "$TOP/tests/$part.sh" && declare -F "${part}_tests" > /dev/null; then
+		"${part}_tests"
+	else
+		fail "$part" "tests/$part.sh does not load (bash -n tests/$part.sh); its tests did not run"
+	fi
+done
 
 problem=$(devices_problem)
 [[ -z $problem ]] || fail devices "after the tests: $problem"
