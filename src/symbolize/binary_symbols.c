@@ -14,6 +14,7 @@
 
 #include "../lib/buf.h"
 #include "../lib/xalloc.h"
+#include "debuginfo.h"
 
 /* A loadable segment: file offsets [offset, offset + size) hold vaddr... */
 struct segment {
@@ -140,7 +141,7 @@ static void binary__load_symbols(struct binary *b)
 {
 	static const Dwfl_Callbacks callbacks = {
 		.find_elf = dwfl_build_id_find_elf,
-		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.find_debuginfo = debuginfo__find_local,
 	};
 	if (b->symbols_loaded)
 		return;

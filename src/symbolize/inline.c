@@ -11,6 +11,7 @@
 
 #include "../lib/index_table.h"
 #include "../lib/xalloc.h"
+#include "debuginfo.h"
 
 struct module {
 	char *path;
@@ -35,7 +36,7 @@ struct inline_resolver {
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = debuginfo__find_local,
 	.section_address = dwfl_offline_section_address,
 };
 

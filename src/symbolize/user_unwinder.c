@@ -10,6 +10,7 @@
 #include "../lib/index_table.h"
 #include "../lib/pid_table.h"
 #include "../lib/xalloc.h"
+#include "debuginfo.h"
 
 /* Cache slots: a direct-mapped table, a newer walk replaces an older one. */
 #define CACHE_SLOTS 4096
@@ -112,8 +113,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *name,
 
 	if (elf && has_section(elf, ".eh_frame"))
 		return -1;
-	return dwfl_standard_find_debuginfo(mod, userdata, name, base, file_name, debuglink_file,
-					    debuglink_crc, debuginfo_file_name);
+	return debuginfo__find_local(mod, userdata, name, base, file_name, debuglink_file,
+				     debuglink_crc, debuginfo_file_name);
 }
 
 static const Dwfl_Callbacks dwfl_callbacks = {
