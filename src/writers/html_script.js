@@ -732,6 +732,7 @@
 		if (state.view === "table") drawTable();
 		if (state.view === "sandwich") drawSandwich();
 		drawResults();
+		if (heatDirty) details.textContent = "";  // new values (a range): what it said is stale
 		if (timed && heatDirty) drawHeat();
 		heatDirty = false;
 		info.textContent = `${fmt(G.diff ? G.b[0] : G.width[0])} ${unit}` + (G.diff ? ` after, ${fmt(G.a[0])} before; widths are the mean of the two shares, red grew, blue shrank, hatched vanished` : "");

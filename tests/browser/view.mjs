@@ -153,6 +153,12 @@ export function viewTests(h) {
 
 	test("view-range", async () => {
 		const page = await open(view("range", [[".timed", timedText]]));
+		// a range from the URL: the whole profile's hover text does not stay
+		// to describe the range's graph
+		await hover(page, the(await frames(page), "all"));
+		await page.evaluate(() => { location.hash = "r=1-12"; });
+		await painted(page);
+		expect(!(await text(page, "details")).startsWith("Function:"), `after a range, the details line still says "${await text(page, "details")}"`);
 		await drag(page, 1, 12);
 		const drawn = await frames(page);
 		const all = inSlices(1, 12);
