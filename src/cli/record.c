@@ -215,7 +215,7 @@ static void record_usage(FILE *out)
 	      "                            or FILE.txt (the report);\n"
 	      "                            written whole or not at all\n"
 	      "      --outdir DIR          write DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PID|\n"
-	      "                            .user_NAME].svg and .folded.gz\n"
+	      "                            .user_NAME|.cmd_NAME].svg and .folded.gz\n"
 	      "      --timeline[=MS]       count stacks per time slice of MS milliseconds\n"
 	      "                            (default 20) from the start: timed folded stacks\n"
 	      "                            on stdout, or -o FILE.timed, or -o FILE.html (its\n"
