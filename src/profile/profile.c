@@ -155,15 +155,20 @@ static uint64_t entry_hash_of(const void *entries, size_t index)
 	return ((const struct entry *)entries)[index].hash;
 }
 
-void profile__add_to_entry(struct profile *p, size_t e, const union profile_value *values)
+void profile__sum_values(const struct profile *p, union profile_value *sum,
+			 const union profile_value *values)
 {
-	union profile_value *v = p->values + e * p->columns;
 	for (unsigned c = 0; c < p->columns; c++) {
 		if (p->type == PROFILE_INTEGER)
-			v[c].integer += values[c].integer;
+			sum[c].integer += values[c].integer;
 		else
-			v[c].decimal += values[c].decimal;
+			sum[c].decimal += values[c].decimal;
 	}
+}
+
+void profile__add_to_entry(struct profile *p, size_t e, const union profile_value *values)
+{
+	profile__sum_values(p, p->values + e * p->columns, values);
 }
 
 /* The entry the stack merges into: by hash, or only the last one added. */

@@ -156,6 +156,15 @@ size_t profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
  * that remember where a repeated stack went. */
 void profile__add_to_entry(struct profile *p, size_t index, const union profile_value *values);
 
+/* Adds values to sum, column by column, as the profile's value type. */
+void profile__sum_values(const struct profile *p, union profile_value *sum,
+			 const union profile_value *values);
+/* A value of the profile's type as a double (for layouts and ratios). */
+static inline double profile__value_double(const struct profile *p, union profile_value v)
+{
+	return profile__value_type(p) == PROFILE_INTEGER ? (double)v.integer : v.decimal;
+}
+
 /* A count as a value of the profile's type (its first column). */
 static inline union profile_value profile__count_value(const struct profile *p, uint64_t n)
 {

@@ -28,19 +28,13 @@ static void strip_hex(struct buf *b, const char *name, size_t len)
 	}
 }
 
-static double value_at(const struct profile *p, const struct profile_stack *s)
-{
-	return profile__value_type(p) == PROFILE_INTEGER ? (double)s->values[0].integer
-							  : s->values[0].decimal;
-}
-
 static double total_of(const struct profile *p)
 {
 	double total = 0;
 	for (size_t i = 0; i < profile__size(p); i++) {
 		struct profile_stack s;
 		profile__stack(p, i, &s);
-		total += value_at(p, &s);
+		total += profile__value_double(p, s.values[0]);
 	}
 	return total;
 }
@@ -76,7 +70,7 @@ static void add_side(struct profile *diff, const struct profile *side, unsigned 
 			frames[d] = map[id];
 		}
 		union profile_value values[2] = { { .decimal = 0 }, { .decimal = 0 } };
-		values[column].decimal = value_at(side, &s);
+		values[column].decimal = profile__value_double(side, s.values[0]);
 		profile__add(diff, frames, s.depth, NULL, values);
 	}
 	buf__free(&name);

@@ -56,12 +56,6 @@ static void add_stack(struct builder *b, const frame_id *frames, uint32_t depth,
 	l->total += value;
 }
 
-static double value_of(const struct profile *p, const union profile_value *v, unsigned column)
-{
-	return profile__value_type(p) == PROFILE_INTEGER ? (double)v[column].integer
-							  : v[column].decimal;
-}
-
 /* With --colors chain, flamegraph.pl marks waker stacks (after a "--" frame)
  * with _[w] and ends every other stack with a "--" frame; so does this copy. */
 static struct profile *chain_profile(const struct profile *p)
@@ -131,11 +125,13 @@ struct flame_layout *flame_layout__new(const struct profile *profile,
 		profile__stack(profile, order[i], &s);
 		double delta = 0;
 		if (o->differential) {
-			delta = value_of(profile, s.values, 1) - value_of(profile, s.values, 0);
+			delta = profile__value_double(profile, s.values[1]) -
+				profile__value_double(profile, s.values[0]);
 			if (fabs(delta) > l->max_delta)
 				l->max_delta = fabs(delta);
 		}
-		add_stack(&b, s.frames, s.depth, value_of(profile, s.values, value_column), delta);
+		add_stack(&b, s.frames, s.depth, profile__value_double(profile, s.values[value_column]),
+			  delta);
 	}
 	close_frames(&b, 0);
 	free(order);

@@ -11,7 +11,8 @@
 #include "../lib/xalloc.h"
 #include "perl_printf.h"
 
-static void append_value(struct buf *b, enum profile_value_type type, union profile_value v)
+void folded_writer__append_value(struct buf *b, enum profile_value_type type,
+				 union profile_value v)
 {
 	if (type == PROFILE_INTEGER) {
 		char digits[24];
@@ -44,7 +45,7 @@ static void append_line(struct buf *b, const struct profile *profile,
 	}
 	for (unsigned c = 0; c < profile__columns(profile); c++) {
 		buf__append_char(b, ' ');
-		append_value(b, profile__value_type(profile), values[c]);
+		folded_writer__append_value(b, profile__value_type(profile), values[c]);
 	}
 }
 
@@ -52,17 +53,6 @@ static bool same_frames(const struct profile_stack *a, const struct profile_stac
 {
 	return a->depth == b->depth &&
 	       memcmp(a->frames, b->frames, a->depth * sizeof(*a->frames)) == 0;
-}
-
-static void add_values(const struct profile *profile, union profile_value *sum,
-		       const union profile_value *v)
-{
-	for (unsigned c = 0; c < profile__columns(profile); c++) {
-		if (profile__value_type(profile) == PROFILE_INTEGER)
-			sum[c].integer += v[c].integer;
-		else
-			sum[c].decimal += v[c].decimal;
-	}
 }
 
 /* Runs the line in b from `start` through Perl's printf, warning as Perl does. */
@@ -105,7 +95,7 @@ int folded_writer__write(const struct profile *profile, FILE *out,
 			profile__stack(profile, order[i + 1], &next);
 			if (!same_frames(&s, &next))
 				break;
-			add_values(profile, sum, next.values);
+			profile__sum_values(profile, sum, next.values);
 			i++;
 		}
 		append_line(&b, profile, &s, sum);
@@ -182,7 +172,7 @@ int timed_writer__write(const struct profile *profile, FILE *out,
 			profile__stack(profile, entries[j].index, &next);
 			if (!same_frames(&s, &next))
 				break;
-			add_values(profile, sum, next.values);
+			profile__sum_values(profile, sum, next.values);
 		}
 		append_line(&b, profile, &s, sum);
 		append_seconds(&b, (uint64_t)s.key.slice * time->slice_ns, time->slice_ns);

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../lib/buf.h"
 #include "writer.h"
 
 /* How the Perl collapsers' personalities print; NULL options: sorted, plain. */
@@ -13,6 +14,11 @@ struct folded_write_options {
 	unsigned perl_tool_line;
 	uint64_t input_lines;
 };
+
+/* A value as folded lines print it: an integer's digits, or a decimal as
+ * Perl prints a number. */
+void folded_writer__append_value(struct buf *b, enum profile_value_type type,
+				 union profile_value v);
 
 /* "frame;frame;... COUNT\n" per stack (its entries under several keys,
  * time slices or processes, summed), in byte order of the lines, as

@@ -8,6 +8,7 @@
 #include "../lib/perl_number.h"
 #include "../lib/utf8.h"
 #include "../lib/xalloc.h"
+#include "folded.h"
 #include "html_assets.h"
 
 /* Appends a string literal. */
@@ -177,16 +178,6 @@ static void append_json_string(struct buf *b, const char *s, size_t len)
 	buf__append_char(b, '"');
 }
 
-static void append_value(struct buf *b, const struct profile *p, union profile_value v)
-{
-	if (profile__value_type(p) == PROFILE_INTEGER) {
-		buf__printf(b, "%" PRIu64, v.integer);
-	} else {
-		char text[PERL_NUMBER_SIZE];
-		buf__append(b, text, perl_number__string(text, v.decimal));
-	}
-}
-
 /* Text for the page, as HTML. */
 static void append_html_text(struct buf *b, const char *s)
 {
@@ -328,7 +319,7 @@ static void append_data(struct buf *b, FILE *out, const struct profile *p,
 			profile__stack(p, entries[i].index, &s);
 			if (i)
 				buf__append_char(b, ',');
-			append_value(b, p, s.values[c]);
+			folded_writer__append_value(b, profile__value_type(p), s.values[c]);
 			flush(b, out);
 		}
 	}
