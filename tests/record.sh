@@ -1059,6 +1059,57 @@ record_test_events() {
 	fi
 }
 
+# A tracepoint on a machine that has not mounted tracefs (run.sh unmounted it
+# in the suite's namespace, as a new machine boots): record mounts it at
+# /sys/kernel/tracing, as perf does, says so once, and counts every call of
+# fk-events' 5000; a second recording finds it mounted and says nothing.
+record_test_tracefs() {
+	local bin=$record_dir/bin/fk-events id n problems
+	if grep -q ' tracefs \| debugfs ' /proc/self/mounts; then
+		record_fail tracefs-mount "tracefs or debugfs is mounted before the test: $(grep -e tracefs -e debugfs /proc/self/mounts | tr '\n' ' ')"
+		return
+	fi
+	for id in tracefs-mount tracefs-mounted; do
+		record_run "$id" -e syscalls:sys_enter_getrandom -c 1 -f -- "$bin" getrandom 5000 || return
+		n=$(record_event_calls "$record_dir/$id.out" getrandom_loop)
+		problems=""
+		[[ $n == 5000 ]] || problems+="getrandom_loop counted $n times, fk-events made 5000 calls; "
+		if [[ $id == tracefs-mount ]]; then
+			local said; said=$(grep -c 'mounted' "$record_dir/$id.err")
+			grep -qx 'flamekit: warning: mounted tracefs at /sys/kernel/tracing for -e syscalls:sys_enter_getrandom, as perf does (it stays mounted)' \
+				"$record_dir/$id.err" && [[ $said == 1 ]] ||
+				problems+="expected one line saying tracefs was mounted, got $said: $(head -n 2 "$record_dir/$id.err" | tr '\n' ' '); "
+			awk '$2 == "/sys/kernel/tracing" && $3 == "tracefs" { found = 1 } END { exit !found }' /proc/self/mounts ||
+				problems+="no tracefs at /sys/kernel/tracing after the recording; "
+		else
+			! grep -q 'mounted' "$record_dir/$id.err" ||
+				problems+="said it again: $(grep mounted "$record_dir/$id.err"); "
+		fi
+		record_judge "$id" "$problems"
+	done
+}
+
+# kernel.kptr_restrict=2 hides kernel addresses even from root: in a mount
+# namespace of its own, a /proc/kallsyms of zero addresses and a
+# kptr_restrict of 2 bound over the kernel's, as such a machine shows them;
+# record names the sysctl and the value to set (no symbol cache: it would
+# answer without reading kallsyms).
+record_test_kptr_restrict() {
+	local dir=$record_dir/kptr
+	mkdir -p "$dir"
+	awk '{ $1 = "0000000000000000"; print }' /proc/kallsyms > "$dir/kallsyms"
+	echo 2 > "$dir/kptr_restrict"
+	local record_via=(unshare -m --propagation private sh -c '
+		mount --bind "$1/kallsyms" /proc/kallsyms &&
+		mount --bind "$1/kptr_restrict" /proc/sys/kernel/kptr_restrict || exit
+		shift && exec "$@"' sh "$dir")
+	FLAMEKIT_CACHE_DIR= record_start kptr-restrict -F $record_hz -f -- dd if=/dev/zero of=/dev/null bs=1 count=200000 || return
+	record_finish
+	[[ -n ${record_done[kptr-restrict]:-} ]] || return
+	record_judge kptr-restrict "$(grep -qx 'flamekit: warning: /proc/kallsyms shows no addresses: kernel.kptr_restrict is 2, which hides them even from root: kernel frames show as \[unknown\]; set `sysctl kernel.kptr_restrict=1` (root sees them) and record again' \
+		"$record_dir/kptr-restrict.err" || echo "no line naming kptr_restrict=2 and its fix: $(grep kptr "$record_dir/kptr-restrict.err")")"
+}
+
 # record --rate: while it counts, fk-events makes 100000 getrandom calls;
 # the count has them, and the suggested -c is the rate over 1000.
 record_test_rate() {
@@ -1194,6 +1245,8 @@ record_table=(
 	"record_test_timeline timeline timeline-stdout timeline-html"
 	"record_test_off_cpu off-cpu off-cpu-min-block off-cpu-max-block off-cpu-wakeups off-cpu-svg off-cpu-report"
 	"record_test_events events-uprobe events-uprobe-dwarf events-tracepoint events-tracepoint-count events-page-faults events-kfunc events-hardware events-svg"
+	"record_test_tracefs tracefs-mount tracefs-mounted"
+	"record_test_kptr_restrict kptr-restrict"
 	"record_test_rate rate"
 	"record_test_all_time all-time all-time-svg"
 )
@@ -1242,6 +1295,7 @@ record_tests() {
 	for entry in "${runs[@]}"; do
 		read -ra words <<< "$entry"
 		record_why=""
+		fresh_kernel_mounts  # as a new machine has them (run.sh)
 		"${words[0]}"
 		record_reap
 		# a set-up that failed, or a path that judged nothing, is a failure

@@ -105,6 +105,7 @@ record_unwind_tests() {
 		skip record/unwind "no working perf to compare with (apt-get install linux-perf)"
 		return 0
 	fi
+	fresh_kernel_mounts  # as a new machine has them (run.sh)
 	mkdir -p "$unwind_dir" && chmod 755 "$SCRATCH" "$unwind_dir"
 	local w=$TOP/tests/workload
 	if ! cc -O2 -fomit-frame-pointer -o "$unwind_dir/fk-nofp" "$w/fk-nofp.c" ||

@@ -24,6 +24,14 @@
 # Refuses to run, and fails, when /dev/null, /dev/zero or /dev/full is not
 # the device it should be (see devices_problem).
 #
+# As root, the suite runs in a private mount namespace of its own (unshare
+# -m), and each record test and golden case starts with tracefs and debugfs
+# unmounted there, as on a freshly booted machine (fresh_kernel_mounts): a
+# test that passes only because something mounted them before fails here as
+# it would on a new machine. What flamekit mounts stays in the namespace,
+# and the suite fails if the machine's own mounts of the kernel's
+# filesystems differ after it from before (the guard around the namespace).
+#
 # Ends with "tests: N passed, N failed, N skipped"; exits 1 on any failure.
 # TESTS_UPDATE=1 rewrites the golden files of the cases instead (review the
 # diff before committing). TESTS_FILTER=REGEX runs the matching tests only;
@@ -32,6 +40,57 @@ set -u
 shopt -s nullglob
 BUILD=$(cd "${1:-build}" && pwd)
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+
+# The mounts of the kernel's own filesystems, "TYPE MOUNTPOINT" a line.
+kernel_mounts() {
+	awk '$3 ~ /^(tracefs|debugfs|securityfs|bpf|configfs|pstore)$/ { print $3, $2 }' /proc/self/mounts | sort
+}
+
+# As root, outside the namespace: runs the suite again inside one, passing
+# its lines on, and judges the machine's mounts after it by those before.
+if [[ $(id -u) == 0 && -z ${FLAMEKIT_TESTS_NAMESPACE:-} ]]; then
+	if ! unshare -m --propagation private true 2> /dev/null; then
+		echo "FAIL namespace: cannot make a private mount namespace (unshare -m --propagation private true failed): the record tests could change this machine's mounts"
+		echo "tests: 0 passed, 1 failed, 0 skipped"
+		exit 1
+	fi
+	mounts_before=$(kernel_mounts)
+	summary="" status=""
+	while IFS= read -r line; do
+		case $line in
+		"tests: "*" passed, "*" failed, "*" skipped") summary=$line ;;
+		"run.sh exit "*) status=${line#run.sh exit } ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done < <(FLAMEKIT_TESTS_NAMESPACE=1 unshare -m --propagation private "$BASH" "$0" "$@"; echo "run.sh exit $?")
+	if [[ -z $summary ]]; then
+		echo "FAIL suite: the suite in its mount namespace ended (status $status) without its summary line"
+		echo "tests: 0 passed, 1 failed, 0 skipped"
+		exit 1
+	fi
+	mounts_after=$(kernel_mounts)
+	if [[ $mounts_after != "$mounts_before" ]]; then
+		echo "FAIL mounts: the suite changed the machine's mounts of the kernel's filesystems (restore them as root): mounted now: $(comm -13 <(echo "$mounts_before") <(echo "$mounts_after") | sed '/^$/d' | paste -sd, -); gone: $(comm -23 <(echo "$mounts_before") <(echo "$mounts_after") | sed '/^$/d' | paste -sd, -)"
+		read -r _ passed _ failed _ skipped _ <<< "${summary//,/}"
+		summary="tests: $passed passed, $((failed + 1)) failed, $skipped skipped"
+		status=1
+	fi
+	echo "$summary"
+	exit "$status"
+fi
+
+# Unmounts tracefs and debugfs in the suite's namespace (see above), as a
+# freshly booted machine has them: before each record test and golden case.
+fresh_kernel_mounts() {
+	[[ -n ${FLAMEKIT_TESTS_NAMESPACE:-} ]] || return 0
+	local point
+	# deepest first: tracefs under debugfs/tracing before debugfs
+	for point in $(awk '$3 == "tracefs" || $3 == "debugfs" { print $2 }' /proc/self/mounts | sort -r); do
+		umount -l "$point" 2> /dev/null
+	done
+	return 0
+}
+fresh_kernel_mounts
 SHARED=${FLAMEKIT_SHARED:-$TOP/../shared}
 CONF=$SHARED/conformance
 DATA=$TOP/tests/data
@@ -342,6 +401,7 @@ golden_cases() {
 		local work="$SCRATCH/case-$name" res="$SCRATCH/result-$name"
 		mkdir -p "$work" "$res" && chmod 755 "$work"
 		local rc
+		fresh_kernel_mounts
 		(cd "$work" && PATH="$BUILD:$PATH" DATA="$DATA" SHARED="$SHARED" BUILD="$BUILD" \
 			bash "$case" > "$res/raw.out" 2> "$res/raw.err" < /dev/null); rc=$?
 		if [[ $rc == 77 ]]; then # the case's way to say "cannot run here"

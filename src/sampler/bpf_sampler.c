@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/resource.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -18,7 +22,9 @@
 #include "record.skel.h"
 #include "record_task.skel.h"
 #include "../lib/error.h"
+#include "../lib/sysctl.h"
 #include "../lib/xalloc.h"
+#include "machine.h"
 #include "online_cpus.h"
 
 /* The ring of copied stacks: 1 MB per online CPU, a power of two from 2 MB
@@ -79,71 +85,58 @@ static int libbpf_verbose(enum libbpf_print_level level, const char *format, va_
 	return vfprintf(stderr, format, args);
 }
 
-/* Bits of CapEff in /proc/self/status: do we hold cap? */
-static bool has_capability(unsigned cap)
+/* Does this kernel charge BPF maps to RLIMIT_MEMLOCK (before 5.11, when
+ * memory cgroups took over)? libbpf raises the limit itself there, which
+ * fails where we may not raise it (a container without CAP_SYS_RESOURCE). */
+static bool kernel_charges_memlock(void)
 {
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	unsigned long long effective = 0;
-	bool found = false;
+	struct utsname u;
+	unsigned major = 0, minor = 0;
 
-	if (!f)
-		return geteuid() == 0;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "CapEff: %llx", &effective) == 1) {
-			found = true;
-			break;
-		}
-	fclose(f);
-	if (!found)
-		return geteuid() == 0;
-	return cap < 64 && (effective >> cap & 1);
+	return uname(&u) == 0 && sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
+	       (major < 5 || (major == 5 && minor < 11));
 }
 
-enum { CAP_SYS_ADMIN_BIT = 21, CAP_PERFMON_BIT = 38, CAP_BPF_BIT = 39 };
-
-static int check_privilege(void)
-{
-	if (has_capability(CAP_SYS_ADMIN_BIT) ||
-	    (has_capability(CAP_BPF_BIT) && has_capability(CAP_PERFMON_BIT)))
-		return 0;
-	return error("record needs root (or the CAP_BPF and CAP_PERFMON capabilities) "
-		     "to load BPF programs: run it with sudo");
-}
-
-static int read_sysctl(const char *path, long *value)
-{
-	FILE *f = fopen(path, "r");
-	int ok = f && fscanf(f, "%ld", value) == 1;
-
-	if (f)
-		fclose(f);
-	return ok ? 0 : -1;
-}
-
-/* Why loading failed, as far as the system tells. */
+/* Why loading failed, as far as the system tells: privilege was checked
+ * before, so a refusal has another cause. */
 static int explain_load_failure(int err)
 {
 	char lockdown[128] = "";
+	struct rlimit memlock;
 	FILE *f;
 
 	if (err == -ENOSYS)
 		return error("this kernel has no BPF system call (CONFIG_BPF_SYSCALL is off): "
 			     "record needs a kernel with BPF");
+	if (err != -EPERM && err != -EACCES)
+		return error("could not load the BPF program: %s; rerun with -v for libbpf's log",
+			     strerror(-err));
+	if (kernel_charges_memlock() && getrlimit(RLIMIT_MEMLOCK, &memlock) == 0 &&
+	    memlock.rlim_cur != RLIM_INFINITY)
+		return error("the kernel refused the BPF maps (%s): kernels before 5.11 charge them "
+			     "to the locked-memory limit (%llu KiB): run `ulimit -l unlimited` first",
+			     strerror(-err), (unsigned long long)memlock.rlim_cur / 1024);
 	f = fopen("/sys/kernel/security/lockdown", "r");
 	if (f) {
 		if (!fgets(lockdown, sizeof lockdown, f))
 			lockdown[0] = 0;
 		fclose(f);
 	}
-	if ((err == -EPERM || err == -EACCES) && strstr(lockdown, "[confidentiality]"))
+	if (strstr(lockdown, "[confidentiality]"))
 		return error("kernel lockdown (confidentiality) forbids BPF programs that read "
 			     "kernel memory: boot without lockdown=confidentiality");
-	if (err == -EPERM || err == -EACCES)
-		return error("the kernel refused to load the BPF program (%s): run as root; "
-			     "rerun with -v for libbpf's log", strerror(-err));
-	return error("could not load the BPF program: %s; rerun with -v for libbpf's log",
-		     strerror(-err));
+	return error("the kernel refused to load the BPF program (%s)%s; rerun with -v for "
+		     "libbpf's log", strerror(-err), lockdown[0] ? "" :
+		     ": kernel lockdown (lockdown=confidentiality) would (securityfs, not mounted "
+		     "here, shows it at /sys/kernel/security/lockdown)");
+}
+
+/* Is a BPF filesystem mounted at /sys/fs/bpf, where bcc's tools pin maps? */
+static bool bpffs_mounted(void)
+{
+	struct statfs st;
+
+	return statfs("/sys/fs/bpf", &st) == 0 && (unsigned long)st.f_type == BPF_FS_MAGIC;
 }
 
 /* Points a map of the object at a pinned map (--cgroupmap, --mntnsmap). */
@@ -153,6 +146,9 @@ static int reuse_pinned_map(struct bpf_map *map, const char *path, const char *o
 	struct bpf_map_info info = { 0 };
 	__u32 info_len = sizeof(info);
 
+	if (fd < 0 && errno == ENOENT && !bpffs_mounted())
+		return error("%s %s: no such map, and no BPF filesystem is mounted at /sys/fs/bpf "
+			     "(mount -t bpf bpf /sys/fs/bpf, then pin the map there)", option, path);
 	if (fd < 0)
 		return error("%s %s: %s: give the path of a pinned BPF map (under /sys/fs/bpf)",
 			     option, path, strerror(errno));
@@ -321,9 +317,10 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 
 	*out = NULL;
 	libbpf_set_print(o->verbose ? libbpf_verbose : libbpf_quiet);
-	err = check_privilege();
+	err = machine__check_privilege();
 	if (err < 0)
 		goto cleanup;
+	machine__raise_open_files();
 	if ((task_access || o->copy_user_stacks) && access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
 		err = error("%s needs the kernel's BTF (/sys/kernel/btf/vmlinux is missing): "
 			    "use a kernel built with CONFIG_DEBUG_INFO_BTF%s",
@@ -463,7 +460,7 @@ static int explain_perf_failure(const struct event_spec *event, int err, int cpu
 			     event->text, strerror(err));
 
 	if (err == EACCES || err == EPERM) {
-		if (read_sysctl("/proc/sys/kernel/perf_event_paranoid", &paranoid) == 0)
+		if (sysctl__read_long("kernel.perf_event_paranoid", &paranoid) == 0)
 			return error("perf_event_open on CPU %d: %s; kernel.perf_event_paranoid "
 				     "is %ld: run as root, or lower it with "
 				     "`sysctl kernel.perf_event_paranoid=-1`",
@@ -471,7 +468,7 @@ static int explain_perf_failure(const struct event_spec *event, int err, int cpu
 		return error("perf_event_open on CPU %d: %s: run as root", cpu, strerror(err));
 	}
 	if (err == EINVAL &&
-	    read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", &max_rate) == 0 &&
+	    sysctl__read_long("kernel.perf_event_max_sample_rate", &max_rate) == 0 &&
 	    frequency > (unsigned long)max_rate)
 		return error("-F %u is above kernel.perf_event_max_sample_rate (%ld): use a "
 			     "lower frequency or raise the sysctl", frequency, max_rate);

@@ -11,6 +11,7 @@
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
 #include "bpf_sampler.h"
+#include "machine.h"
 #include "online_cpus.h"
 
 /* One event's counter: fds (one per CPU) or a count-only sampler. */
@@ -25,21 +26,22 @@ struct event_rate {
 	size_t count;
 };
 
-/* A tracepoint's id, from tracefs; 0 if unreadable. */
+/* A tracepoint's id, from tracefs (event_spec__check() found or mounted
+ * it); 0 if unreadable. */
 static uint64_t tracepoint_id(const struct event_spec *e)
 {
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	const char *root = machine__tracefs_mounted();
 	unsigned long long id = 0;
+	char path[4096];
 
-	for (size_t i = 0; i < 2 && !id; i++) {
-		char path[4096];
-		snprintf(path, sizeof path, "%s/events/%s/%s/id", roots[i], e->category, e->name);
-		FILE *f = fopen(path, "r");
-		if (f) {
-			if (fscanf(f, "%llu", &id) != 1)
-				id = 0;
-			fclose(f);
-		}
+	if (!root)
+		return 0;
+	snprintf(path, sizeof path, "%s/events/%s/%s/id", root, e->category, e->name);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%llu", &id) != 1)
+			id = 0;
+		fclose(f);
 	}
 	return id;
 }

@@ -10,6 +10,7 @@
 
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
+#include "machine.h"
 
 /* perf's names (perf list), with its aliases. */
 static const struct {
@@ -112,16 +113,6 @@ int event_spec__parse(const char *text, struct event_spec *out)
 	return 0;
 }
 
-/* tracefs where it is mounted, else under debugfs. */
-static const char *tracefs(void)
-{
-	if (access("/sys/kernel/tracing/events", F_OK) == 0)
-		return "/sys/kernel/tracing";
-	if (access("/sys/kernel/debug/tracing/events", F_OK) == 0)
-		return "/sys/kernel/debug/tracing";
-	return NULL;
-}
-
 static bool in_kallsyms(const char *function)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
@@ -144,10 +135,10 @@ int event_spec__check(const struct event_spec *e)
 
 	switch (e->kind) {
 	case EVENT_TRACEPOINT: {
-		const char *root = tracefs();
-		if (!root)
-			return error("-e %s: tracefs is not mounted (mount -t tracefs nodev "
-				     "/sys/kernel/tracing)", e->text);
+		const char *root;
+		snprintf(path, sizeof path, "-e %s", e->text);
+		if (machine__tracefs(path, &root) < 0)
+			return -1;
 		snprintf(path, sizeof path, "%s/events/%s/%s", root, e->category, e->name);
 		if (stat(path, &st) != 0)
 			return error("-e %s: no such tracepoint in this kernel (%s/events lists "

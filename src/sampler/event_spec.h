@@ -13,8 +13,8 @@
  *
  * The spec owns copies of its strings; text is the name as given, for
  * headers and errors. Parsing needs no privilege and reads nothing (its
- * errors are the same everywhere); checking reads tracefs, the binary and
- * /proc/kallsyms.
+ * errors are the same everywhere); checking reads tracefs (mounting it
+ * where it is not, see machine.h), the binary and /proc/kallsyms.
  */
 #ifndef FLAMEKIT_SAMPLER_EVENT_SPEC_H
 #define FLAMEKIT_SAMPLER_EVENT_SPEC_H
@@ -43,7 +43,8 @@ struct event_spec {
 /* Fills *out (zeroed first); prints one error line and returns -1 when
  * text names no event (out is then empty: freeing it is safe). */
 int event_spec__parse(const char *text, struct event_spec *out);
-/* Is the event there: the tracepoint in tracefs, the binary readable, the
+/* Is the event there: the tracepoint in tracefs (mounted if need be and
+ * allowed), the binary readable, the
  * kernel function in /proc/kallsyms? One error line and -1 if not. (A user
  * function's symbol is looked up when it is attached.) */
 int event_spec__check(const struct event_spec *e);

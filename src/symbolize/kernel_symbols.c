@@ -11,6 +11,7 @@
 
 #include "../lib/error.h"
 #include "../lib/output.h"
+#include "../lib/sysctl.h"
 #include "../lib/xalloc.h"
 
 struct nearest {
@@ -324,9 +325,17 @@ int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
 				free(k->nearest[i].name);
 				k->nearest[i] = (struct nearest){ 0, NULL, false };
 			}
-			warning("%s shows no addresses (kernel.kptr_restrict): kernel frames show as "
-				"[unknown]; run as root or set `sysctl kernel.kptr_restrict=0`",
-				kallsyms_path);
+			long kptr_restrict = -1;
+			sysctl__read_long("kernel.kptr_restrict", &kptr_restrict);
+			if (kptr_restrict >= 2)
+				warning("%s shows no addresses: kernel.kptr_restrict is %ld, which hides "
+					"them even from root: kernel frames show as [unknown]; set "
+					"`sysctl kernel.kptr_restrict=1` (root sees them) and record again",
+					kallsyms_path, kptr_restrict);
+			else
+				warning("%s shows no addresses (kernel.kptr_restrict is %ld): kernel "
+					"frames show as [unknown]; run as root (CAP_SYSLOG) or set "
+					"`sysctl kernel.kptr_restrict=0`", kallsyms_path, kptr_restrict);
 			return -1;
 		}
 	}
