@@ -10,11 +10,14 @@ packages="
   util-linux
   binutils gzip procps perl time python3
   linux-perf
+  openjdk-17-jdk-headless
   chromium
   sudo
 "
 # libxml2-dev: the SVG writer's fuzz target checks each SVG it makes with
 # libxml2 (only the fuzz and replay binaries link it, not flamekit).
+# openjdk-17-jdk-headless: record's JVM tests compile and run a Java workload
+# (tests/workload/Hot.java) whose JIT frames record must name.
 # sudo: the README's first command records with `sudo build/flamekit record`,
 # which must work on a fresh machine where one logs in as root too.
 # node and npm drive Chromium in the browser tests; a node already on PATH

@@ -1110,6 +1110,67 @@ record_test_kptr_restrict() {
 		"$record_dir/kptr-restrict.err" || echo "no line naming kptr_restrict=2 and its fix: $(grep kptr "$record_dir/kptr-restrict.err")")"
 }
 
+# HotSpot without an agent: a JVM (tests/workload/Hot.java; JDK 17+) with
+# only -XX:+PreserveFramePointer, in a mount namespace of its own whose /tmp
+# is a folder of the scratch directory (it writes its perf map and attach
+# socket there, as in a container, and nothing lands in the machine's /tmp):
+# record -p asks it for its perf map and names Hot.a() and Hot.b(): at least
+# 90% of the main thread's samples have no frame without a name, and a()'s
+# share of a() + b() is 25% ± 4; the JVM prints nothing (it ends by SIGTERM
+# after the recording, alive while its frames are named). A JVM started with
+# -XX:+DisableAttachMechanism, which a SIGQUIT would make print a thread
+# dump, is not signalled (nothing in its output), and the report says why
+# its JIT frames have no names.
+record_test_java() {
+	local id
+	if ! command -v javac > /dev/null; then
+		for id in java java-no-attach; do record_skip "$id" "no javac (./setup.sh installs openjdk-17-jdk-headless)"; done
+		return
+	fi
+	local dir=$record_dir/java
+	mkdir -p "$dir/classes" && chmod 755 "$dir" "$dir/classes"
+	if ! javac -d "$dir/classes" "$TOP/tests/workload/Hot.java" 2> "$dir/javac.err"; then
+		record_fail java "javac tests/workload/Hot.java: $(head -n 1 "$dir/javac.err")"
+		return
+	fi
+	for id in java java-no-attach; do
+		local options=(-XX:+PreserveFramePointer) problems="" tries=0
+		[[ $id == java-no-attach ]] && options+=(-XX:+DisableAttachMechanism)
+		mkdir -p "$dir/$id-tmp" && chmod 1777 "$dir/$id-tmp"
+		unshare -m --propagation private sh -c '
+			mount --bind "$1/classes" /mnt && mount --bind "$2" /tmp && cd /tmp || exit
+			shift 2 && exec "$@"' sh "$dir" "$dir/$id-tmp" java "${options[@]}" -cp /mnt Hot 300 \
+			> "$dir/$id.out" 2>&1 &
+		local jvm=$!
+		# running Java code: its signal handlers are in (SIGQUIT caught,
+		# the VM is up), and then its JIT has a second or two to compile
+		until [[ $(( 0x$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$jvm/status" 2> /dev/null || echo 0) >> 2 & 1 )) == 1 ]] ||
+			! kill -0 "$jvm" 2> /dev/null || (( ++tries > 1200 )); do sleep 0.05; done
+		sleep 2
+		if record_run "$id" -F $record_hz -f -p "$jvm" 4; then
+			local out=$record_dir/$id.out
+			if [[ $id == java ]]; then
+				problems+=$(awk '$1 ~ /^java;/ { n = $NF; all += n; if ($0 ~ /\[unknown/) unnamed += n
+						if ($0 ~ /Hot\.a\(/) a += n; if ($0 ~ /Hot\.b\(/) b += n }
+					END { if (all == 0 || unnamed > 0.1 * all)
+							printf "%d of %d samples of the main thread have frames without names; ", unnamed, all
+						if (a + b == 0 || a / (a + b) < 0.21 || a / (a + b) > 0.29)
+							printf "Hot.a has %d samples, Hot.b %d: a share of %.1f%%, expected 25 ± 4; ", a, b, a + b ? 100 * a / (a + b) : 0 }' "$out")
+				grep -q 'could not ask the JVM' "$record_dir/$id.err" &&
+					problems+="$(grep 'could not ask the JVM' "$record_dir/$id.err"); "
+			else
+				grep -q "^flamekit: could not ask the JVM $jvm for its perf map: it was started with -XX:+DisableAttachMechanism" "$record_dir/$id.err" ||
+					problems+="the report does not say why the JVM was not asked: $(grep -i jvm "$record_dir/$id.err" | head -n 2); "
+			fi
+		fi
+		kill "$jvm" 2> /dev/null
+		wait "$jvm"
+		# (a SIGQUIT it caught would have printed "Full thread dump ...")
+		[[ ! -s $dir/$id.out ]] || problems+="the JVM printed: $(head -c 300 "$dir/$id.out"); "
+		[[ -n ${record_reported[$id]:-} ]] || record_judge "$id" "$problems"
+	done
+}
+
 # record --rate: while it counts, fk-events makes 100000 getrandom calls;
 # the count has them, and the suggested -c is the rate over 1000.
 record_test_rate() {
@@ -1247,6 +1308,7 @@ record_table=(
 	"record_test_events events-uprobe events-uprobe-dwarf events-tracepoint events-tracepoint-count events-page-faults events-kfunc events-hardware events-svg"
 	"record_test_tracefs tracefs-mount tracefs-mounted"
 	"record_test_kptr_restrict kptr-restrict"
+	"record_test_java java java-no-attach"
 	"record_test_rate rate"
 	"record_test_all_time all-time all-time-svg"
 )

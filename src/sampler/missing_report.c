@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/buf.h"
 #include "../lib/xalloc.h"
 
 /* One line: frames without names (a miss), or walks that stopped (a stop). */
@@ -18,6 +19,8 @@ struct missing {
 struct missing_report {
 	struct missing *items;
 	size_t count, cap;
+	char **notes;  /* whole lines, said after the shares: the JVMs that were not asked */
+	size_t note_count, note_cap;
 };
 
 struct missing_report *missing_report__new(void)
@@ -32,6 +35,9 @@ void missing_report__free(struct missing_report *r)
 	for (size_t i = 0; i < r->count; i++)
 		free(r->items[i].binary);
 	free(r->items);
+	for (size_t i = 0; i < r->note_count; i++)
+		free(r->notes[i]);
+	free(r->notes);
 	free(r);
 }
 
@@ -71,6 +77,15 @@ void missing_report__add_stops(struct missing_report *r, const struct unwind_sto
 					  (char *)stops[i].binary, stops[i].samples });
 }
 
+void missing_report__add_jvm_refusal(struct missing_report *r, uint32_t pid, const char *why)
+{
+	struct buf line = BUF_INIT;
+	buf__printf(&line, "flamekit: could not ask the JVM %u for its perf map: %s; its JIT frames "
+		    "are named only by a perf map agent's /tmp/perf-%u.map", pid, why, pid);
+	r->notes = fk_grow(r->notes, &r->note_cap, r->note_count + 1, sizeof(*r->notes));
+	r->notes[r->note_count++] = line.data;
+}
+
 static int most_samples_first(const void *a, const void *b)
 {
 	const struct missing *x = a, *y = b;
@@ -89,13 +104,13 @@ static const char *basename_of(const char *path)
 
 static void print_one(const struct missing *m, FILE *out, double share, const char *what)
 {
-	const char *jit_fix = "run node with --perf-basic-prof, Java with -XX:+PreserveFramePointer "
-			      "and a perf map agent, Python 3.12+ with -X perf";
 	if (m->is_stop) {
 		switch (m->stop) {
 		case UNWIND_STOP_JIT:
-			fprintf(out, "flamekit: %5.1f%% of %s stop in JIT code: %s\n", share, what,
-				jit_fix);
+			fprintf(out, "flamekit: %5.1f%% of %s stop in JIT code, whose frames cannot be "
+				"walked without frame pointers: run Java with "
+				"-XX:+PreserveFramePointer, node with --perf-basic-prof "
+				"--interpreted-frames-native-stack\n", share, what);
 			return;
 		case UNWIND_STOP_COPY_END:
 			fprintf(out, "flamekit: %5.1f%% of %s have stacks deeper than the 64 KB "
@@ -111,8 +126,10 @@ static void print_one(const struct missing *m, FILE *out, double share, const ch
 	}
 	switch (m->miss) {
 	case SYMBOL_NO_JIT_NAME:
-		fprintf(out, "flamekit: %5.1f%% of %s have JIT frames without names: %s\n",
-			share, what, jit_fix);
+		fprintf(out, "flamekit: %5.1f%% of %s have JIT frames without names: HotSpot "
+			"JVMs of JDK 17 or later are asked for their perf map (see below where "
+			"one could not be); run node with --perf-basic-prof, Python 3.12+ with "
+			"-X perf\n", share, what);
 		return;
 	case SYMBOL_UNREADABLE:
 		fprintf(out, "flamekit: %5.1f%% of %s have frames in %s, which could not be "
@@ -134,6 +151,8 @@ static void print_one(const struct missing *m, FILE *out, double share, const ch
 void missing_report__print(const struct missing_report *r, FILE *out, uint64_t total,
 			   const char *what)
 {
+	for (size_t i = 0; total && i < r->note_count; i++)
+		fprintf(out, "%s\n", r->notes[i]);
 	if (!total || r->count == 0)
 		return;
 	struct missing *sorted = fk_malloc(r->count * sizeof(*sorted));

@@ -38,6 +38,9 @@ void missing_report__add_name(struct missing_report *r, enum symbol_miss miss,
 			      const char *binary, uint64_t samples);
 void missing_report__add_stops(struct missing_report *r, const struct unwind_stop *stops,
 			       size_t count);
+/* The JVM pid could not be asked for its perf map (process_symbols.h), for
+ * why: a line of its own. */
+void missing_report__add_jvm_refusal(struct missing_report *r, uint32_t pid, const char *why);
 /* The lines, shares of total (nothing when total is 0), which is `what`:
  * "samples", or "off-CPU microseconds". */
 void missing_report__print(const struct missing_report *r, FILE *out, uint64_t total,

@@ -218,6 +218,7 @@ static int sample_until_done(struct recording *r, double duration, struct worklo
 			status = -1;
 			break;
 		}
+		process_symbols__ask_jvms(r->results.processes);  /* those whose turn it is */
 		now = seconds_since(&start);
 		if (tty && now >= next_progress) {
 			struct bpf_sampler_stats stats;

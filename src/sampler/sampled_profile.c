@@ -179,6 +179,11 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 	return 0;
 }
 
+static void report_jvm_refusal(uint32_t pid, const char *why, void *report)
+{
+	missing_report__add_jvm_refusal(report, pid, why);
+}
+
 static int add_key(const struct sampled_key *key, void *arg)
 {
 	return add_named_key(arg, key, NULL, 0);
@@ -259,6 +264,8 @@ struct profile *sampled_profile__build(const struct sampled_profile_options *opt
 	bpf_sampler__read(sampler, add_key, &b);
 	if (counts)
 		add_user_counts(&b, sampler, counts, false);
+	if (report)
+		process_symbols__jvm_refusals(processes, report_jvm_refusal, report);
 	kernel_symbols__free(b.kernel);
 	free(b.frames);
 	free(b.misses);

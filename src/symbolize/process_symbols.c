@@ -14,7 +14,9 @@
 #include "../lib/index_table.h"
 #include "../lib/pid_table.h"
 #include "../lib/xalloc.h"
+#include "../lib/procfs.h"
 #include "binary_symbols.h"
+#include "jvm_attach.h"
 #include "symbol_table.h"
 
 #define UNKNOWN "[unknown]"          /* no mapping there */
@@ -45,6 +47,14 @@ struct process {
 	size_t perf_map_reads;
 	long perf_map_offset;      /* read up to here (the JIT appends) */
 	uint64_t perf_map_checked; /* CLOCK_MONOTONIC_COARSE ns of the last look */
+	/* HotSpot (it maps libjvm.so): asked for its perf map (jvm_attach.h) */
+	bool jvm;
+	bool jvm_asked_while_naming;  /* once, at its first JIT frame without a name */
+	bool jvm_answered;         /* an ask succeeded once */
+	struct jvm_ask *jvm_ask;   /* the ask in flight, if any */
+	uint64_t jvm_next_ask;     /* CLOCK_MONOTONIC ns; 0: not scheduled yet */
+	uint64_t jvm_interval;     /* ns to the ask after the next */
+	char *jvm_refusal;         /* why the last ask failed */
 };
 
 /* A binary opened, by the file it is (device and inode). */
@@ -83,6 +93,8 @@ static void process__free(void *record)
 	for (size_t j = 0; j < p->perf_map_reads; j++)
 		free(p->perf_map_names[j]);
 	free(p->perf_map_names);
+	free(p->jvm_refusal);
+	jvm_ask__free(p->jvm_ask);
 	free(p);
 }
 
@@ -175,6 +187,8 @@ static void process__add_mapping(struct process_symbols *ps, struct process *p,
 	added->path = m->path ? fk_strdup(m->path) : NULL;
 	added->binary = NULL;
 	p->generation++;
+	if (m->path && jvm_attach__is_hotspot(m->path))
+		p->jvm = true;
 	if (p->sampled)
 		mapping__open(ps, p->pid, added);
 }
@@ -324,16 +338,35 @@ void process_symbols__fork(struct process_symbols *ps, uint32_t pid, uint32_t pa
 		process__add_mapping(ps, p, &m);
 	}
 }
+/* Where p's perf map is: in its own /tmp, by its own pid number, while it
+ * lives (a JIT in a container writes it there); else /tmp/perf-PID.map. */
+static void process__perf_map_path(const struct process *p, char *path, size_t size)
+{
+	snprintf(path, size, "/proc/%u/root/tmp/perf-%u.map", p->pid, procfs__ns_pid(p->pid));
+	if (access(path, F_OK) != 0)
+		snprintf(path, size, "/tmp/perf-%u.map", p->pid);
+}
+
+/* Has the perf map this symbol already (the same start, size and name)? */
+static bool perf_map__has(const struct symbol_table *map, uint64_t start, uint64_t size,
+			  const char *name)
+{
+	struct symbol *s = symbol_table__find(map, start);
+	return s && s->addr == start && s->size == size && strcmp(symbol__name(s), name) == 0;
+}
+
 /* /tmp/perf-PID.map: "START SIZE name" per line, hex, as JITs write it,
- * appending as they compile: read from where the last read stopped. */
+ * appending as they compile: read from where the last read stopped. A JVM
+ * asked for its map writes it anew from the start (then perf_map_offset is
+ * 0): what is already known is not added twice. */
 static void process__read_perf_map(struct process *p)
 {
-	char path[64], line[4096];
+	char path[128], line[4096];
 	struct buf names = BUF_INIT;
 	size_t first = p->perf_map.count;
 	struct stat st;
 
-	snprintf(path, sizeof path, "/tmp/perf-%u.map", p->pid);
+	process__perf_map_path(p, path, sizeof path);
 	if (stat(path, &st) != 0 || st.st_size <= p->perf_map_offset)
 		return;
 	FILE *f = fopen(path, "r");
@@ -342,6 +375,7 @@ static void process__read_perf_map(struct process *p)
 			fclose(f);
 		return;
 	}
+	bool dedupe = first > 0;
 	while (fgets(line, sizeof line, f)) {
 		uint64_t start, size;
 		int name_at = 0;
@@ -354,6 +388,8 @@ static void process__read_perf_map(struct process *p)
 			continue;
 		char *name = line + name_at;
 		name[strcspn(name, "\n")] = 0;
+		if (dedupe && perf_map__has(&p->perf_map, start, size, name))
+			continue;
 		/* name holds an offset into names until the names stop moving */
 		symbol_table__add(&p->perf_map, start, size, (const char *)(uintptr_t)names.len,
 				  STB_GLOBAL);
@@ -370,6 +406,97 @@ static void process__read_perf_map(struct process *p)
 	for (size_t i = first; i < p->perf_map.count; i++)
 		p->perf_map.symbols[i].name = names.data + (uintptr_t)p->perf_map.symbols[i].name;
 	symbol_table__sort(&p->perf_map);
+}
+
+/* How long a JVM may take to start its attach listener and answer. */
+#define JVM_ASK_TIMEOUT_MS 5000
+
+static void process__jvm_refused(struct process *p, const char *why)
+{
+	free(p->jvm_refusal);
+	p->jvm_refusal = fk_strdup(why);
+}
+
+/* Goes on with p's ask for its perf map, waiting at most wait_ms; once the
+ * JVM has written it, reads it from the start. */
+static void process__step_jvm_ask(struct process *p, int wait_ms)
+{
+	char why[256];
+	enum jvm_ask_state state = jvm_ask__step(p->jvm_ask, wait_ms, why, sizeof why);
+
+	if (state == JVM_ASK_PENDING)
+		return;
+	jvm_ask__free(p->jvm_ask);
+	p->jvm_ask = NULL;
+	if (state == JVM_ASK_FAILED) {
+		process__jvm_refused(p, why);
+		return;
+	}
+	p->jvm_answered = true;
+	p->perf_map_offset = 0;
+	process__read_perf_map(p);
+}
+
+/* Starts asking the JVM p for its perf map, unless an ask is in flight. */
+static void process__start_jvm_ask(struct process *p)
+{
+	char why[256], alive[32];
+
+	snprintf(alive, sizeof alive, "/proc/%u", p->pid);
+	if (p->jvm_ask || access(alive, F_OK) != 0)
+		return;
+	p->jvm_ask = jvm_ask__start(p->pid, JVM_ASK_TIMEOUT_MS, why, sizeof why);
+	if (!p->jvm_ask)
+		process__jvm_refused(p, why);
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* A second after a JVM is first sampled (its hot methods compiled by then),
+ * then at doubling intervals up to a minute: the JIT's code of a long run,
+ * which it may free before the end, is named while it runs. */
+#define JVM_FIRST_ASK_NS 1000000000ull
+#define JVM_MAX_INTERVAL_NS 60000000000ull
+
+static void process__ask_jvm_on_schedule(struct process *p, uint64_t now)
+{
+	if (!p->jvm || !p->sampled)
+		return;
+	if (p->jvm_ask)
+		process__step_jvm_ask(p, 0);
+	if (!p->jvm_next_ask) {
+		p->jvm_next_ask = now + JVM_FIRST_ASK_NS;
+		p->jvm_interval = 2 * JVM_FIRST_ASK_NS;
+	}
+	if (now < p->jvm_next_ask)
+		return;
+	process__start_jvm_ask(p);
+	p->jvm_next_ask = now + p->jvm_interval;
+	p->jvm_interval = p->jvm_interval * 2 < JVM_MAX_INTERVAL_NS ? p->jvm_interval * 2
+								     : JVM_MAX_INTERVAL_NS;
+}
+
+void process_symbols__ask_jvms(struct process_symbols *ps)
+{
+	uint64_t now = monotonic_ns();
+	for (size_t i = 0; i < ps->processes.count; i++)
+		process__ask_jvm_on_schedule(ps->processes.records[i], now);
+}
+
+void process_symbols__jvm_refusals(struct process_symbols *ps,
+				   void (*each)(uint32_t pid, const char *why, void *arg),
+				   void *arg)
+{
+	for (size_t i = 0; i < ps->processes.count; i++) {
+		const struct process *p = ps->processes.records[i];
+		if (p->jvm && p->jvm_refusal && !p->jvm_answered)
+			each(p->pid, p->jvm_refusal, arg);
+	}
 }
 
 /* Whether to look at the perf map again for an address outside every
@@ -396,10 +523,18 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 		out->name = binary__name(m->binary, vaddr, &out->miss);
 		return;
 	}
-	/* JIT code is anonymous memory: named by the perf map, if any */
+	/* JIT code is anonymous memory: named by the perf map, if any; a JVM
+	 * is asked for its map at the first such frame without a name */
 	struct symbol *s = symbol_table__find(&p->perf_map, addr);
 	if (!s && (m || process__may_read_perf_map(p))) {
 		process__read_perf_map(p);
+		s = symbol_table__find(&p->perf_map, addr);
+	}
+	if (!s && m && p->jvm && !p->jvm_asked_while_naming) {
+		p->jvm_asked_while_naming = true;
+		process__start_jvm_ask(p);
+		if (p->jvm_ask)
+			process__step_jvm_ask(p, JVM_ASK_TIMEOUT_MS);
 		s = symbol_table__find(&p->perf_map, addr);
 	}
 	if (!s) {

@@ -1,7 +1,9 @@
 /*
  * User-space symbols of processes, live or gone: each process's executable
  * mappings as they were when it was sampled, the binaries they map (their
- * symbols: binary_symbols.h), the vDSO, and /tmp/perf-PID.map for JIT code.
+ * symbols: binary_symbols.h), the vDSO, and /tmp/perf-PID.map for JIT code
+ * (the one in the process's own /tmp, by its own pid, where it lives in a
+ * container), which HotSpot JVMs are asked to write (below).
  *
  * Mappings come from two places. While recording, the mmap, exec and fork
  * events of every process (sampler/task_events.h) are fed in as they
@@ -55,6 +57,23 @@ void process_symbols__add(struct process_symbols *ps, uint32_t pid);
 /* Names from /tmp/perf-PID.map (JIT code) end in _[j] from now on, as
  * kernel frames end in _[k] (record -a), for flamegraph --colors java/js. */
 void process_symbols__annotate_jit(struct process_symbols *ps, bool on);
+
+/*
+ * HotSpot JVMs (processes that map libjvm.so) write their JIT's perf map
+ * when asked (symbolize/jvm_attach.h, JDK 17+), with no agent. Each sampled
+ * JVM is asked while the recording runs, a second after it was first
+ * sampled and then at doubling intervals up to a minute, whenever
+ * process_symbols__ask_jvms() is called (the recording's loop: it asks
+ * only the JVMs whose turn it is, and never waits: an ask goes on at the
+ * next call); and a JVM still alive is asked once more at the first of its
+ * JIT frames that a lookup cannot name (waiting, up to 5 s, for its answer).
+ */
+void process_symbols__ask_jvms(struct process_symbols *ps);
+/* The JVMs never answered, and why the last ask failed ("it was started
+ * with -XX:+DisableAttachMechanism"). */
+void process_symbols__jvm_refusals(struct process_symbols *ps,
+				   void (*each)(uint32_t pid, const char *why, void *arg),
+				   void *arg);
 
 /* Events, each with its CLOCK_MONOTONIC time in ns. dev is major << 32 |
  * minor; path as the kernel names the mapping ("/usr/lib/...", "[vdso]",
