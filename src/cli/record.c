@@ -69,6 +69,7 @@ struct record_options {
 	struct event_spec *events;         /* parsed: one for record, any number for --rate */
 	size_t event_count;
 	bool rate;                         /* --rate: count events per second, no stacks */
+	struct interp_options interp;      /* interpreter frames (Python by default) */
 };
 
 enum {
@@ -78,6 +79,8 @@ enum {
 	OPT_MNTNSMAP,
 	OPT_OUTDIR,
 	OPT_UNWIND,
+	OPT_NO_PYTHON,
+	OPT_LINES,
 	OPT_RATE,
 	OPT_ALL_TIME,  /* --off-cpu's options serve it too */
 	OPT_TIMELINE,
@@ -110,6 +113,8 @@ static const struct option record_long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "outdir", required_argument, NULL, OPT_OUTDIR },
 	{ "unwind", required_argument, NULL, OPT_UNWIND },
+	{ "no-python", no_argument, NULL, OPT_NO_PYTHON },
+	{ "lines", no_argument, NULL, OPT_LINES },
 	{ "event", required_argument, NULL, 'e' },
 	{ "rate", no_argument, NULL, OPT_RATE },
 	{ "all-time", no_argument, NULL, OPT_ALL_TIME },
@@ -155,6 +160,11 @@ static void record_usage(FILE *out)
 	      "                            kernel (cheapest, but programs built without them\n"
 	      "                            lose frames); dwarf: the top 64 KB of each stack\n"
 	      "                            copied and unwound from the binaries' .eh_frame\n"
+	      "      --no-python           no Python frames: by default the frames of CPython\n"
+	      "                            3.11 and later are walked at each sample and\n"
+	      "                            named \"function (file.py)\" in place of the\n"
+	      "                            interpreter's _PyEval_EvalFrameDefault\n"
+	      "      --lines               Python frames name their line: \"f (file.py:12)\"\n"
 	      "      --stack-storage-size N  distinct stacks and keys kept (default 16384)\n"
 	      "      --perf-max-stack-depth N  frames kept per stack walked in the kernel\n"
 	      "                            (default and most 127; copied user stacks keep\n"
@@ -590,6 +600,8 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 			else
 				return error("--unwind %s: expected auto, fp or dwarf", optarg);
 			break;
+		case OPT_NO_PYTHON: o->interp.python = false; break;
+		case OPT_LINES: o->interp.lines = true; break;
 		case OPT_TIMELINE:
 			if (slice_length__parse("--timeline", optarg, &o->sampler.slice_ns) < 0)
 				return -1;
@@ -815,6 +827,12 @@ static uint64_t profile_total(const struct profile *p)
 	return total;
 }
 
+/* A line of the interpreters' end-of-run report, into the missing report. */
+static void add_interp_line(void *arg, const char *text, uint64_t samples)
+{
+	missing_report__add_text(arg, text, samples);
+}
+
 static int record_run(struct record_options *o)
 {
 	sigset_t stop_signals, original_mask;
@@ -856,7 +874,7 @@ static int record_run(struct record_options *o)
 		o->sampler.start_ns = (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec;
 		o->sampler.counts_size = o->sampler.stack_storage_size * 8;
 	}
-	if (recording__new(&o->sampler, o->annotate, &recording) < 0)
+	if (recording__new_with_interp(&o->sampler, o->annotate, &o->interp, &recording) < 0)
 		goto cleanup;
 	if (workload && workload__release(workload) < 0)
 		goto cleanup;
@@ -881,7 +899,9 @@ static int record_run(struct record_options *o)
 		.mark_off_cpu = o->sampler.all_time,
 	};
 	missing = missing_report__new();
-	profile = sampled_profile__build(&naming, r->sampler, r->counts, r->processes, missing);
+	profile = sampled_profile__build_with_interp(&naming, r->sampler, r->counts, r->processes,
+						     r->interp, missing);
+	interp_session__report(r->interp, add_interp_line, missing);
 	recording__free_sampler(recording);  /* the kernel's memory back before writing */
 	if (o->sampler.slice_ns)
 		profile__set_time(profile, &(struct profile_time){ o->sampler.slice_ns,
@@ -1035,6 +1055,9 @@ int cmd_record(int argc, char **argv)
 			.min_block_us = 1,
 			.max_block_us = UINT64_MAX,
 		},
+		/* FLAMEKIT_PYTHON_KNOWN=3.12,3.13: the versions whose layouts
+		 * may be used (the others are refused as unknown; for tests) */
+		.interp = { .python = true, .known_versions = getenv("FLAMEKIT_PYTHON_KNOWN") },
 	};
 	int parsed = parse_record_options(&o, argc, argv);
 	int status = parsed < 0 ? EXIT_BAD_INPUT : parsed > 0 ? 0 :
