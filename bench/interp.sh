@@ -83,5 +83,5 @@ for hz in 99 997; do
 	pyw=$(awk '{ print $1 }' "$work/python" | median)
 	awk -v hz="$hz" -v np="$np" -v py="$py" -v npw="$npw" -v pyw="$pyw" -v b="$base" 'BEGIN {
 		printf "%-6s Python frames: slowdown %+.1f points over --no-python (target <= 1), own CPU %.2fx (target <= 2)\n",
-			hz, 100 * (pyw - npw) / b, np > 0 ? py / np : 0 }'
+			hz, 100 * (pyw - npw) / b, (np > 0 ? py / np : 0) }'
 done

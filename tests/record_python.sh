@@ -79,7 +79,7 @@ python_start() { # seconds [args...]
 
 record_python_tests() {
 	local id any=
-	for id in record/python-{command,pid,host,namespace,unknown,loop,exits,layout}; do
+	for id in record/python-{command,pid,host,namespace,unknown,loop,exits,layout,kinds}; do
 		wanted "$id" && any=1
 	done
 	[[ -n $any ]] || return 0
@@ -191,6 +191,29 @@ record_python_tests() {
 			python_verdict record/python-loop "$problems"
 		else
 			fail record/python-loop "flamekit record exited $?: $(tail -n 2 "$python_dir/loop.err" | tr '\n' ' ')"
+		fi
+	fi
+
+	# every frame says its kind: record's SVG marks kernel frames _[k] (the
+	# mark not drawn in titles, as flamegraph.pl draws them) and colours by
+	# kind (flamegraph.pl's flat palettes: kernel orange, native red, Python
+	# aqua); known kernel and native frames by name, the rest red or orange)
+	if wanted record/python-kinds; then
+		if python_record kinds -F 997 -o "$python_dir/kinds.svg" -- "$python" "$python_script" 1; then
+			local fills problems=""
+			fills=$(sed -n 's/.*<title>\([^<]*\) ([0-9,]* samples[^<]*<\/title><rect [^>]*fill="rgb(\([0-9,]*\))".*/\2 \1/p' \
+				"$python_dir/kinds.svg" | awk '{ split($1, c, ","); $1 = ""; sub(/^ /, "")
+				hue = c[3] == 0 ? "orange" : c[2] == c[3] && c[2] > c[1] ? "aqua" : c[1] == c[3] && c[2] > c[1] ? "green" : c[2] == c[3] && c[1] > c[2] ? "red" : "other"
+				kind = $0 ~ / \(([^()]*\.py|&lt;[^()]*&gt;)\)$/ ? "python" : $0 ~ /^(entry_SYSCALL_64|asm_sysvec|asm_exc|__x64_sys_|do_syscall_64)/ ? "kernel" : $0 ~ /^(_start|__libc_start_main|Py_BytesMain|Py_RunMain|clone3|start_thread)$/ ? "native" : "other"
+				n[kind " " hue]++ } END { for (k in n) print k, n[k] }' | sort)
+			grep -q '^python aqua' <<< "$fills" || problems+="no Python frame aqua; "
+			grep -q '^kernel orange' <<< "$fills" || problems+="no kernel frame (_[k], its mark not drawn) orange; "
+			grep -q '^native red' <<< "$fills" || problems+="no native frame red; "
+			grep -v -E '^(python aqua|kernel orange|native red|other (red|orange)) ' <<< "$fills" | grep -q . &&
+				problems+="frames of another colour than their kind's: $(grep -v -E '^(python aqua|kernel orange|native red|other (red|orange)) ' <<< "$fills" | tr '\n' ' ')"
+			python_verdict record/python-kinds "$problems"
+		else
+			fail record/python-kinds "flamekit record exited $?: $(tail -n 2 "$python_dir/kinds.err" | tr '\n' ' ')"
 		fi
 	fi
 

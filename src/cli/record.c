@@ -219,7 +219,9 @@ static void record_usage(FILE *out)
 	      "  -f, --folded              folded stacks \"comm;user;...;kernel COUNT\"\n"
 	      "  -d, --delimited           a \"-\" frame between user and kernel stacks\n"
 	      "  -a, --annotations         mark kernel frames with _[k], JIT frames (named by\n"
-	      "                            /tmp/perf-PID.map) with _[j]\n"
+	      "                            /tmp/perf-PID.map) with _[j] in -f's lines and the\n"
+	      "                            report too (bcc's forms); every other output has\n"
+	      "                            them, and the graphs colour by them\n"
 	      "  -o, --output FILE         FILE.folded, FILE.folded.gz, FILE.timed (per time\n"
 	      "                            slice), FILE.svg, FILE.html (flamekit view's page)\n"
 	      "                            or FILE.txt (the report);\n"
@@ -797,10 +799,13 @@ static int write_output(const struct record_options *o, time_t started,
 	} else if (s->event) {
 		snprintf(title, sizeof title, "%s Flame Graph", s->event->text);
 		graph.title = title;
+		graph.colors = "kind";
 	} else if (s->off_cpu) {
 		graph.title = s->wakeups ? "Off-Wake Time Flame Graph" : "Off-CPU Time Flame Graph";
 		graph.colors = s->wakeups ? "chain" : "io";
 		graph.chain_marked = s->wakeups;
+	} else {
+		graph.colors = "kind";  /* kernel, native, Python and JIT frames apart */
 	}
 	if (o->outdir) {
 		struct outdir_subject subject = {
@@ -874,7 +879,11 @@ static int record_run(struct record_options *o)
 		o->sampler.start_ns = (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec;
 		o->sampler.counts_size = o->sampler.stack_storage_size * 8;
 	}
-	if (recording__new_with_interp(&o->sampler, o->annotate, &o->interp, &recording) < 0)
+	/* every frame says its kind (_[k], _[j]; Python frames by their form),
+	 * except in bcc's own forms, -f's lines and the report, where -a does */
+	bool bcc_form = !o->outdir && (o->folded || strcmp(o->writer->name, "bcc-report") == 0);
+	bool annotate = o->annotate || !bcc_form;
+	if (recording__new_with_interp(&o->sampler, annotate, &o->interp, &recording) < 0)
 		goto cleanup;
 	if (workload && workload__release(workload) < 0)
 		goto cleanup;
@@ -890,7 +899,7 @@ static int record_run(struct record_options *o)
 		.user_stacks = o->sampler.user_stacks,
 		.kernel_stacks = o->sampler.kernel_stacks,
 		.delimited = o->delimited,
-		.annotate = o->annotate,
+		.annotate = annotate,
 		.with_pids = strcmp(o->writer->name, "bcc-report") == 0 && !o->outdir,
 		.unit = o->sampler.off_cpu ? PROFILE_MICROSECONDS :
 			o->sampler.event && o->sampler.event_every <= 1 ? PROFILE_EVENTS :
