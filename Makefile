@@ -37,7 +37,7 @@ XML_LIBS    := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 SRCS := $(filter-out %.bpf.c,$(wildcard src/*.c src/*/*.c))
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 # What the fuzz targets link: no command line, no BPF sampler.
-LIB_SRCS := $(filter-out src/main.c src/cli/% src/sampler/%,$(SRCS))
+LIB_SRCS := $(filter-out src/main.c src/cli/% src/sampler/% src/interp/%,$(SRCS))
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 # record.bpf.o needs no kernel BTF to load; record_task.bpf.o reads task
 # fields through CO-RE (see src/bpf/record.bpf.c).
@@ -72,12 +72,12 @@ $(BUILD)/obj/%.o: src/%.c $(BUILD)/flags
 	@$(if $(Q),echo '  CC      $<')
 	$(Q)$(CC) $(CFLAGS) $(STRICT) $(SANFLAGS) $(INCLUDES) -MMD -MP -c -o $@ $<
 
-$(BUILD)/bpf/record.bpf.o: src/bpf/record.bpf.c src/bpf/record.h $(BUILD)/flags
+$(BUILD)/bpf/record.bpf.o: src/bpf/record.bpf.c $(wildcard src/bpf/*.h) $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  BPF     $@')
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
-$(BUILD)/bpf/record_task.bpf.o: src/bpf/record.bpf.c src/bpf/record.h $(BUILD)/flags
+$(BUILD)/bpf/record_task.bpf.o: src/bpf/record.bpf.c $(wildcard src/bpf/*.h) $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  BPF     $@')
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DRECORD_TASK_ACCESS -c -o $@ $<

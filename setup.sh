@@ -8,12 +8,14 @@ packages="
   libdw-dev libelf-dev zlib1g-dev libxxhash-dev libiberty-dev
   libbpf-dev bpftool clang libclang-rt-14-dev libxml2-dev
   util-linux
-  binutils gzip procps perl time python3
+  binutils gzip procps perl time python3 libpython3-dev
   linux-perf
   openjdk-17-jdk-headless
   chromium
   sudo
 "
+# libpython3-dev: CPython's internal headers, against which the suite checks
+# record's table of their layouts (tests/python_layouts.c).
 # libxml2-dev: the SVG writer's fuzz target checks each SVG it makes with
 # libxml2 (only the fuzz and replay binaries link it, not flamekit).
 # openjdk-17-jdk-headless: record's JVM tests compile and run a Java workload

@@ -13,6 +13,7 @@
 # live 50 ms, and Debian's own perl and python3.
 
 unwind_dir=$SCRATCH/record-unwind
+unwind_options=()   # flamekit record's options beside the defaults
 
 # User stacks of a folded file, one "count chain" per line: kernel frames
 # (marked _[k]) dropped, "[anything]" frames as "[?]" (perf names an
@@ -51,7 +52,7 @@ unwind_share_matching() { # comm regex folded [within]
 # into NAME.folded and with perf into NAME.perf.folded.
 unwind_record_both() { # id name command...
 	local id=$1 name=$2; shift 2
-	if ! "$BUILD/flamekit" record -F 997 -a -f -- "$@" > "$unwind_dir/$name.folded" \
+	if ! "$BUILD/flamekit" record -F 997 -a -f "${unwind_options[@]}" -- "$@" > "$unwind_dir/$name.folded" \
 		2> "$unwind_dir/$name.err"; then
 		fail "$id" "flamekit record exited $?: $(tail -n 2 "$unwind_dir/$name.err" | tr '\n' ' ')"
 		return 1
@@ -181,14 +182,19 @@ record_unwind_tests() {
 	if ! wanted record/unwind-python; then
 		:
 	elif [[ -n $python ]]; then
+		# native frames only, as perf sees them (record_python.sh checks the
+		# Python frames merged in their place)
+		unwind_options=(--no-python)
 		if unwind_record_both record/unwind-python python "$python" -c \
 			'import time
 t = time.time()
 x = 0
 while time.time() - t < 2: x += sum(range(1000))'; then
+			unwind_options=()
 			unwind_check record/unwind-python "$(basename "$python")" python \
 				"^$(basename "$python");_start;__libc_start_main;__libc_start_call_main;Py_BytesMain;Py_RunMain;"
 		fi
+		unwind_options=()
 	else
 		skip record/unwind-python "no /usr/bin/python3.N"
 	fi

@@ -14,7 +14,8 @@
 #    replay binaries always have them); a target with no input fails;
 # 5. record: the BPF profiler against a workload with a known profile
 #    (tests/record.sh; needs root, skipped with the reason elsewhere), and
-#    its unwinding without frame pointers against perf's (tests/record_unwind.sh).
+#    its unwinding without frame pointers against perf's (tests/record_unwind.sh),
+#    and the Python frames it names (tests/record_python.sh).
 #
 # What cannot run here (no ../shared, no node, not root, a case exiting 77)
 # is skipped with the reason; when the suite runs as root with CI set, as CI
@@ -519,7 +520,7 @@ golden_cases
 browser_tests
 fuzz_regressions
 # a test file that does not parse would leave its tests unrun: a failure
-for part in record record_unwind; do
+for part in record record_unwind record_python; do
 	if source "$TOP/tests/$part.sh" && declare -F "${part}_tests" > /dev/null; then
 		"${part}_tests"
 	else

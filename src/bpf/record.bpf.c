@@ -237,14 +237,21 @@ static __always_inline __u64 store_stack(void *ctx, __u64 flags)
 	return hash;
 }
 
+#ifndef offsetof
+#define offsetof(type, member) __builtin_offsetof(type, member)
+#endif
+#include "python.bpf.h"
+
 static __always_inline void note_new_pid(__u32 pid)
 {
 	__u8 one = 1;
 
 	if (bpf_map_lookup_elem(&seen_pids, &pid))
 		return;
+	/* with interpreter frames, user space looks at the process at once */
 	if (bpf_map_update_elem(&seen_pids, &pid, &one, BPF_NOEXIST) == 0)
-		bpf_ringbuf_output(&new_pids, &pid, sizeof(pid), BPF_RB_NO_WAKEUP);
+		bpf_ringbuf_output(&new_pids, &pid, sizeof(pid),
+				   config.python ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
 #ifdef RECORD_TASK_ACCESS
@@ -383,6 +390,7 @@ static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __
 	sample->time = time;
 	sample->slice = key->slice;
 	sample->kernel_stack = key->kernel_stack;
+	sample->interp_stack = key->interp_stack;
 	__builtin_memcpy(sample->comm, key->comm, sizeof(sample->comm));
 	sample->regs[0] = regs.rax;
 	sample->regs[1] = regs.rdx;
@@ -480,13 +488,15 @@ static __always_inline int sample_current(void *ctx, bool sampled)
 	bpf_get_current_comm(key.comm, sizeof(key.comm));
 	if (config.kernel_stacks)
 		key.kernel_stack = store_stack(ctx, 0);
+	if (config.python && config.user_stacks)
+		key.interp_stack = python_stack(pid, tid, now);
+	if (config.notify_new_pids && pid != 0)
+		note_new_pid(pid);
 	/* user space counts the samples whose user stack it unwinds */
 	if (config.user_stacks && config.copy_user_stacks && copy_user_stack(&key, tid, now))
 		return 0;
 	if (config.user_stacks && !config.copy_user_stacks)
 		key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
-	if (config.notify_new_pids && pid != 0)
-		note_new_pid(pid);
 	count_key(&key, config.sample_weight ? config.sample_weight : 1);
 	return 0;
 }

@@ -41,6 +41,9 @@ struct record_key {
 	__u64 waker_user_stack;
 	__u64 waker_kernel_stack;
 	char waker_comm[RECORD_COMM_LEN];
+	/* the interpreter frames the sampled thread was running (python.bpf.h):
+	 * a hash in `stacks`, or RECORD_STACK_NONE / _MISSED */
+	__u64 interp_stack;
 };
 
 /* --off-cpu: a task that left the CPU, by tid in `blocked` until it runs
@@ -87,6 +90,7 @@ struct record_sample {
 	__u64 kernel_stack;        /* as record_key.kernel_stack */
 	char comm[RECORD_COMM_LEN];
 	__u64 regs[RECORD_USER_REGS];
+	__u64 interp_stack;        /* as record_key.interp_stack */
 	/* then stack_size bytes of stack, from regs[7] (sp) upwards */
 };
 
@@ -109,6 +113,13 @@ enum record_stat {
 	RECORD_STAT_BLOCKED_FULL,  /* a block not timed: `blocked` had no room */
 	RECORD_STAT_WAKERS_FULL,   /* a waker not kept: `wakers` had no room */
 	RECORD_STAT_EVENTS,        /* -e: events that passed the filters, kept or not (-c) */
+	/* interpreter frames (python.bpf.h): samples of an interpreter's
+	 * threads whose walk ended early, by why */
+	RECORD_STAT_PYTHON_NO_THREAD,  /* the thread's state was not known (yet) */
+	RECORD_STAT_PYTHON_READ,       /* interpreter memory could not be read */
+	RECORD_STAT_PYTHON_LOOP,       /* the frame chain came back on itself */
+	RECORD_STAT_PYTHON_DEEP,       /* more frames than the depth kept */
+	RECORD_STAT_PYTHON_EVENTS_LOST,/* news for user space lost: its ring was full */
 	RECORD_STATS,
 };
 
@@ -152,6 +163,85 @@ struct record_config {
 	/* what a timer sample adds to its key: 1, or --all-time's microseconds
 	 * of CPU time per sample (1e6 / frequency) */
 	__u64 sample_weight;
+	/* interpreter frames (python.bpf.h): walk the frames of processes in
+	 * `python_procs`; python_lines: keep each frame's instruction offset
+	 * (line numbers) instead of the code object's first line */
+	__u8 python;
+	__u8 python_lines;
+	__u8 reserved2[6];
+};
+
+/*
+ * Interpreter frames. CPython 3.11+ keeps its frames on a stack of its own
+ * in the heap (one C frame of _PyEval_EvalFrameDefault runs many of them),
+ * gone by the time user space could look; so the BPF program walks them at
+ * the sample, from the thread's state, and keeps them as a stack in
+ * `stacks` (leaf first, hashed with the pid: code addresses are the
+ * process's own), each frame one word:
+ *
+ *	bits 0-47   the code object's address
+ *	bits 48-63  its first line (mod 65536: a guard against a freed code
+ *	            object's address used again by another), or with
+ *	            python_lines the offset of the instruction running, in
+ *	            code units (0xffff: beyond)
+ *
+ * and between them markers (values below RECORD_PYTHON_MARKERS): ENTRY
+ * after the last (rootmost) frame one C frame of the interpreter ran, and
+ * as the stack's last word why the walk ended early.
+ */
+#define RECORD_PYTHON_ENTRY     1   /* the frames before (leafward) ran in one C frame */
+#define RECORD_PYTHON_DEEP      2   /* more frames than the depth kept */
+#define RECORD_PYTHON_LOOP      3   /* the frame chain came back on itself */
+#define RECORD_PYTHON_UNREADABLE 4  /* a frame could not be read */
+#define RECORD_PYTHON_MARKERS   16
+#define RECORD_PYTHON_ADDRESS_MASK 0xffffffffffffULL
+#define RECORD_PYTHON_TAG_SHIFT 48
+#define RECORD_PYTHON_NO_OFFSET 0xffff  /* the field is not in this version */
+
+/* One interpreting process, by pid in `python_procs`, filled by user space
+ * (interp/python.c) once it recognised the process and checked these
+ * offsets (bytes) against it. */
+struct record_python_proc {
+	__u32 version;             /* PY_VERSION_HEX >> 16: 0x030b for 3.11 */
+	__u16 tstate_frame;        /* thread state -> its cframe (3.11, 3.12) or
+				    * its current frame (3.13+) */
+	__u16 cframe_frame;        /* cframe -> current frame; NO_OFFSET: no cframe */
+	__u16 tstate_native_id;    /* thread state -> native_thread_id (what gettid() said) */
+	__u16 frame_code;          /* _PyInterpreterFrame -> f_code / f_executable */
+	__u16 frame_previous;
+	__u16 frame_instr;         /* -> prev_instr / instr_ptr */
+	__u16 frame_is_entry;      /* -> is_entry (3.11); NO_OFFSET: none */
+	__u16 frame_owner;         /* -> owner */
+	__u16 code_firstlineno;
+	__u16 code_bytecode;       /* code object -> its first instruction (co_code_adaptive) */
+	__u8 owner_cstack;         /* owner of the entry frames a C frame pushes (3.12+: 3);
+				    * 0xff: none (3.11 marks is_entry instead) */
+	__u8 reserved[3];
+};
+
+/* One thread of an interpreting process, by tid in `python_threads`: its
+ * thread state (0: none known; BPF asks user space again after retry_ns)
+ * and the native id the state must hold, checked at each walk (a state
+ * freed and made again for another thread is not followed). */
+struct record_python_thread {
+	__u64 tstate;
+	__u64 retry_ns;
+	__u32 native_id;
+	__u32 reserved;
+};
+
+/* What the BPF side tells user space through `interp_events`. */
+enum record_interp_event_kind {
+	RECORD_INTERP_THREAD,      /* a thread of an interpreting process has no known state */
+	RECORD_INTERP_STACK,       /* a new interpreter stack: name its frames while they live */
+};
+
+struct record_interp_event {
+	__u32 kind;
+	__u32 pid, tid;
+	__u32 reserved;
+	__u64 hash;                /* RECORD_INTERP_STACK: the stack's in `stacks` */
+	struct record_stack stack; /* RECORD_INTERP_STACK: sent up to its depth */
 };
 
 /* Task states, as include/linux/sched.h numbers them (bcc's --state). */

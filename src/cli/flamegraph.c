@@ -100,6 +100,8 @@ static const char options_help[] =
 	"  --colors PALETTE    hot (default), mem, io, wakeup, chain, java, js, perl,\n"
 	"                      red, green, blue, aqua, yellow, purple, orange;\n"
 	"                      hotcold: frames marked _[o] (off CPU) blue, others hot;\n"
+	"                      kind: kernel (_[k]) orange, JIT (_[j]) green, Python\n"
+	"                      (\"f (file.py)\") aqua, native red (record's graphs)\n"
 	"                      diff-cb: colour-blind-safe differential (blue/orange)\n"
 	"  --bgcolors COLOR    yellow, blue, green, grey, or a flat #rrggbb\n"
 	"  --hash              colours by a hash of the name (same names, same hue)\n"

@@ -69,6 +69,7 @@ struct record_options {
 	struct event_spec *events;         /* parsed: one for record, any number for --rate */
 	size_t event_count;
 	bool rate;                         /* --rate: count events per second, no stacks */
+	struct interp_options interp;      /* interpreter frames (Python by default) */
 };
 
 enum {
@@ -78,6 +79,8 @@ enum {
 	OPT_MNTNSMAP,
 	OPT_OUTDIR,
 	OPT_UNWIND,
+	OPT_NO_PYTHON,
+	OPT_LINES,
 	OPT_RATE,
 	OPT_ALL_TIME,  /* --off-cpu's options serve it too */
 	OPT_TIMELINE,
@@ -110,6 +113,8 @@ static const struct option record_long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "outdir", required_argument, NULL, OPT_OUTDIR },
 	{ "unwind", required_argument, NULL, OPT_UNWIND },
+	{ "no-python", no_argument, NULL, OPT_NO_PYTHON },
+	{ "lines", no_argument, NULL, OPT_LINES },
 	{ "event", required_argument, NULL, 'e' },
 	{ "rate", no_argument, NULL, OPT_RATE },
 	{ "all-time", no_argument, NULL, OPT_ALL_TIME },
@@ -155,6 +160,11 @@ static void record_usage(FILE *out)
 	      "                            kernel (cheapest, but programs built without them\n"
 	      "                            lose frames); dwarf: the top 64 KB of each stack\n"
 	      "                            copied and unwound from the binaries' .eh_frame\n"
+	      "      --no-python           no Python frames: by default the frames of CPython\n"
+	      "                            3.11 and later are walked at each sample and\n"
+	      "                            named \"function (file.py)\" in place of the\n"
+	      "                            interpreter's _PyEval_EvalFrameDefault\n"
+	      "      --lines               Python frames name their line: \"f (file.py:12)\"\n"
 	      "      --stack-storage-size N  distinct stacks and keys kept (default 16384)\n"
 	      "      --perf-max-stack-depth N  frames kept per stack walked in the kernel\n"
 	      "                            (default and most 127; copied user stacks keep\n"
@@ -209,7 +219,9 @@ static void record_usage(FILE *out)
 	      "  -f, --folded              folded stacks \"comm;user;...;kernel COUNT\"\n"
 	      "  -d, --delimited           a \"-\" frame between user and kernel stacks\n"
 	      "  -a, --annotations         mark kernel frames with _[k], JIT frames (named by\n"
-	      "                            /tmp/perf-PID.map) with _[j]\n"
+	      "                            /tmp/perf-PID.map) with _[j] in -f's lines and the\n"
+	      "                            report too (bcc's forms); every other output has\n"
+	      "                            them, and the graphs colour by them\n"
 	      "  -o, --output FILE         FILE.folded, FILE.folded.gz, FILE.timed (per time\n"
 	      "                            slice), FILE.svg, FILE.html (flamekit view's page)\n"
 	      "                            or FILE.txt (the report);\n"
@@ -590,6 +602,8 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 			else
 				return error("--unwind %s: expected auto, fp or dwarf", optarg);
 			break;
+		case OPT_NO_PYTHON: o->interp.python = false; break;
+		case OPT_LINES: o->interp.lines = true; break;
 		case OPT_TIMELINE:
 			if (slice_length__parse("--timeline", optarg, &o->sampler.slice_ns) < 0)
 				return -1;
@@ -785,10 +799,13 @@ static int write_output(const struct record_options *o, time_t started,
 	} else if (s->event) {
 		snprintf(title, sizeof title, "%s Flame Graph", s->event->text);
 		graph.title = title;
+		graph.colors = "kind";
 	} else if (s->off_cpu) {
 		graph.title = s->wakeups ? "Off-Wake Time Flame Graph" : "Off-CPU Time Flame Graph";
 		graph.colors = s->wakeups ? "chain" : "io";
 		graph.chain_marked = s->wakeups;
+	} else {
+		graph.colors = "kind";  /* kernel, native, Python and JIT frames apart */
 	}
 	if (o->outdir) {
 		struct outdir_subject subject = {
@@ -813,6 +830,12 @@ static uint64_t profile_total(const struct profile *p)
 		total += stack.values[0].integer;
 	}
 	return total;
+}
+
+/* A line of the interpreters' end-of-run report, into the missing report. */
+static void add_interp_line(void *arg, const char *text, uint64_t samples)
+{
+	missing_report__add_text(arg, text, samples);
 }
 
 static int record_run(struct record_options *o)
@@ -856,7 +879,11 @@ static int record_run(struct record_options *o)
 		o->sampler.start_ns = (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec;
 		o->sampler.counts_size = o->sampler.stack_storage_size * 8;
 	}
-	if (recording__new(&o->sampler, o->annotate, &recording) < 0)
+	/* every frame says its kind (_[k], _[j]; Python frames by their form),
+	 * except in bcc's own forms, -f's lines and the report, where -a does */
+	bool bcc_form = !o->outdir && (o->folded || strcmp(o->writer->name, "bcc-report") == 0);
+	bool annotate = o->annotate || !bcc_form;
+	if (recording__new_with_interp(&o->sampler, annotate, &o->interp, &recording) < 0)
 		goto cleanup;
 	if (workload && workload__release(workload) < 0)
 		goto cleanup;
@@ -872,7 +899,7 @@ static int record_run(struct record_options *o)
 		.user_stacks = o->sampler.user_stacks,
 		.kernel_stacks = o->sampler.kernel_stacks,
 		.delimited = o->delimited,
-		.annotate = o->annotate,
+		.annotate = annotate,
 		.with_pids = strcmp(o->writer->name, "bcc-report") == 0 && !o->outdir,
 		.unit = o->sampler.off_cpu ? PROFILE_MICROSECONDS :
 			o->sampler.event && o->sampler.event_every <= 1 ? PROFILE_EVENTS :
@@ -881,7 +908,9 @@ static int record_run(struct record_options *o)
 		.mark_off_cpu = o->sampler.all_time,
 	};
 	missing = missing_report__new();
-	profile = sampled_profile__build(&naming, r->sampler, r->counts, r->processes, missing);
+	profile = sampled_profile__build_with_interp(&naming, r->sampler, r->counts, r->processes,
+						     r->interp, missing);
+	interp_session__report(r->interp, add_interp_line, missing);
 	recording__free_sampler(recording);  /* the kernel's memory back before writing */
 	if (o->sampler.slice_ns)
 		profile__set_time(profile, &(struct profile_time){ o->sampler.slice_ns,
@@ -1035,6 +1064,9 @@ int cmd_record(int argc, char **argv)
 			.min_block_us = 1,
 			.max_block_us = UINT64_MAX,
 		},
+		/* FLAMEKIT_PYTHON_KNOWN=3.12,3.13: the versions whose layouts
+		 * may be used (the others are refused as unknown; for tests) */
+		.interp = { .python = true, .known_versions = getenv("FLAMEKIT_PYTHON_KNOWN") },
 	};
 	int parsed = parse_record_options(&o, argc, argv);
 	int status = parsed < 0 ? EXIT_BAD_INPUT : parsed > 0 ? 0 :

@@ -370,3 +370,60 @@ size_t *profile__sorted(const struct profile *p)
 	free(tmp);
 	return order;
 }
+
+static bool has_mark(const char *name, size_t len, const char *mark)
+{
+	for (size_t i = 0; i + 4 <= len; i++)
+		if (memcmp(name + i, mark, 4) == 0)
+			return true;
+	return false;
+}
+
+/* "... (FILE)" or "... (FILE:LINE)" where FILE ends in .py or .pyw or is
+ * "<...>" (frozen modules, <string>, <stdin>). */
+static bool interpreted_form(const char *name, size_t len)
+{
+	if (len < 6 || name[len - 1] != ')')
+		return false;
+	size_t open = len - 1;
+	while (open > 0 && name[open - 1] != '(' && name[open - 1] != ';')
+		open--;
+	if (open < 2 || name[open - 1] != '(' || name[open - 2] != ' ')
+		return false;
+	size_t end = len - 1;  /* FILE[:LINE] is name[open .. end) */
+	size_t colon = end;
+	while (colon > open && name[colon - 1] >= '0' && name[colon - 1] <= '9')
+		colon--;
+	if (colon < end && colon > open && name[colon - 1] == ':')
+		end = colon - 1;
+	size_t n = end - open;
+	const char *file = name + open;
+	return (n > 3 && memcmp(file + n - 3, ".py", 3) == 0) ||
+	       (n > 4 && memcmp(file + n - 4, ".pyw", 4) == 0) ||
+	       (n > 2 && file[0] == '<' && file[n - 1] == '>');
+}
+
+enum frame_kind frame_kind__of_name(const char *name, size_t len)
+{
+	if (has_mark(name, len, "_[k]"))
+		return FRAME_KERNEL;
+	if (has_mark(name, len, "_[j]"))
+		return FRAME_JIT;
+	if (len >= 4 && memcmp(name + len - 4, "_[i]", 4) == 0)
+		return FRAME_INLINED;
+	if (interpreted_form(name, len))
+		return FRAME_INTERPRETED;
+	return FRAME_NATIVE;
+}
+
+const char *frame_kind__name(enum frame_kind kind)
+{
+	switch (kind) {
+	case FRAME_KERNEL: return "kernel";
+	case FRAME_JIT: return "jit";
+	case FRAME_INLINED: return "inlined";
+	case FRAME_INTERPRETED: return "interpreted";
+	case FRAME_NATIVE: break;
+	}
+	return "native";
+}

@@ -156,6 +156,32 @@ size_t profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
  * that remember where a repeated stack went. */
 void profile__add_to_entry(struct profile *p, size_t index, const union profile_value *values);
 
+/*
+ * What ran in a frame, as its name says by FlameGraph's conventions: a
+ * suffix _[k] (kernel; also before another mark, "_[k]_[o]"), _[j] (JIT
+ * code), _[i] (inlined), or the form "function (file.py)" /
+ * "function (file.py:LINE)" / "function (<frozen ...>)" of interpreted
+ * Python frames (py-spy's, and record's); else native code. Writers colour
+ * by it (--colors kind) and keep it where their format has a place for it.
+ */
+enum frame_kind {
+	FRAME_NATIVE,
+	FRAME_KERNEL,
+	FRAME_JIT,
+	FRAME_INLINED,
+	FRAME_INTERPRETED,
+};
+
+enum frame_kind frame_kind__of_name(const char *name, size_t len);
+/* "native", "kernel", "jit", "inlined", "interpreted" */
+const char *frame_kind__name(enum frame_kind kind);
+static inline enum frame_kind profile__frame_kind(const struct profile *p, frame_id id)
+{
+	size_t len;
+	const char *name = profile__frame_name(p, id, &len);
+	return frame_kind__of_name(name, len);
+}
+
 /* Adds values to sum, column by column, as the profile's value type. */
 void profile__sum_values(const struct profile *p, union profile_value *sum,
 			 const union profile_value *values);

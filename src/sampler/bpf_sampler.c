@@ -58,6 +58,7 @@ struct bpf_sampler {
 	struct { uint32_t tid; uint64_t end; } *known_ends;  /* what stack_ends holds, mostly */
 	struct bpf_map *cgroup_filter, *mntns_filter;
 	struct bpf_map *blocked, *wakers;
+	struct bpf_map *interp_events;      /* with python */
 
 	struct bpf_link **links;     /* one per CPU, and the fork tracer's */
 	size_t link_count;
@@ -240,6 +241,8 @@ static void set_config(struct record_config *c, const struct bpf_sampler_options
 	c->max_block_us = o->max_block_us;
 	c->sample_weight = o->all_time ? o->sample_weight : 1;
 	c->count_only = o->count_only;
+	c->python = o->python;
+	c->python_lines = o->python_lines;
 	/* perf events: the kernel's sample_period keeps one in N */
 	c->event_every = o->event && o->event->kind != EVENT_PERF ? o->event_every : 0;
 }
@@ -281,6 +284,21 @@ static void choose_programs(struct bpf_sampler *s, const struct bpf_sampler_opti
 	}
 }
 
+/* Interpreter frames: processes and threads a host may run, and a ring for
+ * the news of their walks (a new stack is about 1 KB). */
+static int size_interp_maps(struct bpf_sampler *s)
+{
+	struct bpf_map *procs = bpf_object__find_map_by_name(s->obj, "python_procs");
+	struct bpf_map *threads = bpf_object__find_map_by_name(s->obj, "python_threads");
+	int err = bpf_map__set_max_entries(procs, 4096);
+
+	if (!err)
+		err = bpf_map__set_max_entries(threads, 65536);
+	if (!err)
+		err = bpf_map__set_max_entries(s->interp_events, 1u << 20);
+	return err;
+}
+
 /* Map sizes from the options; 0, or a negative errno from libbpf. */
 static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 {
@@ -304,6 +322,8 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 		err = bpf_map__set_max_entries(s->blocked, BPF_SAMPLER_OFF_CPU_TASKS);
 	if (!err && o->wakeups)
 		err = bpf_map__set_max_entries(s->wakers, BPF_SAMPLER_OFF_CPU_TASKS);
+	if (!err && o->python)
+		err = size_interp_maps(s);
 	return err;
 }
 
@@ -362,6 +382,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	s->mntns_filter = bpf_object__find_map_by_name(s->obj, "mntns_filter");
 	s->blocked = bpf_object__find_map_by_name(s->obj, "blocked");
 	s->wakers = bpf_object__find_map_by_name(s->obj, "wakers");
+	s->interp_events = o->python ? bpf_object__find_map_by_name(s->obj, "interp_events") : NULL;
 	set_config(s->config, o, ring_bytes);
 
 	err = size_maps(s, o);
@@ -596,6 +617,15 @@ static int on_new_pid_record(void *arg, void *data, size_t size)
 	return 0;
 }
 
+static int on_interp_record(void *arg, void *data, size_t size)
+{
+	struct bpf_sampler *s = arg;
+
+	if (s->callbacks->interp_event)
+		s->callbacks->interp_event(data, size, s->callback_arg);
+	return 0;
+}
+
 static int on_sample_record(void *arg, void *data, size_t size)
 {
 	struct bpf_sampler *s = arg;
@@ -612,6 +642,7 @@ static int on_sample_record(void *arg, void *data, size_t size)
 		.slice = header.slice,
 		.time = header.time,
 		.kernel_stack = header.kernel_stack,
+		.interp_stack = header.interp_stack,
 		.regs = (const uint64_t *)((struct record_sample *)data)->regs,
 		.stack = (const uint8_t *)data + sizeof(header),
 		.stack_size = header.stack_size,
@@ -627,8 +658,10 @@ int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks 
 {
 	if (!s->ring) {
 		s->ring = ring_buffer__new(bpf_map__fd(s->new_pids), on_new_pid_record, s, NULL);
-		if (s->ring && s->copy_user_stacks &&
-		    ring_buffer__add(s->ring, bpf_map__fd(s->samples), on_sample_record, s) < 0) {
+		if (s->ring && ((s->copy_user_stacks &&
+		     ring_buffer__add(s->ring, bpf_map__fd(s->samples), on_sample_record, s) < 0) ||
+		    (s->interp_events &&
+		     ring_buffer__add(s->ring, bpf_map__fd(s->interp_events), on_interp_record, s) < 0))) {
 			ring_buffer__free(s->ring);
 			s->ring = NULL;
 		}
@@ -640,6 +673,12 @@ int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks 
 	int n = timeout_ms > 0 ? ring_buffer__poll(s->ring, timeout_ms) :
 		ring_buffer__consume(s->ring);
 	return n < 0 && n != -EINTR ? error("reading the BPF ring buffers: %s", strerror(-n)) : 0;
+}
+
+int bpf_sampler__map_fd(struct bpf_sampler *s, const char *name)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(s->obj, name);
+	return map ? bpf_map__fd(map) : -1;
 }
 
 void bpf_sampler__detach(struct bpf_sampler *s)
@@ -720,6 +759,7 @@ int bpf_sampler__read(struct bpf_sampler *s,
 	struct record_stack *kernel = fk_calloc(1, sizeof(*kernel));
 	struct record_stack *waker_user = fk_calloc(1, sizeof(*waker_user));
 	struct record_stack *waker_kernel = fk_calloc(1, sizeof(*waker_kernel));
+	struct record_stack *interp = fk_calloc(1, sizeof(*interp));
 	int fd = bpf_map__fd(s->counts);
 	void *previous = NULL;
 	int result = 0;
@@ -742,6 +782,7 @@ int bpf_sampler__read(struct bpf_sampler *s,
 		lookup_stack(s, key.user_stack, user, &sampled.user);
 		lookup_stack(s, key.kernel_stack, kernel, &sampled.kernel);
 		read_waker(s, &key, waker_user, waker_kernel, &sampled.waker);
+		lookup_stack(s, key.interp_stack, interp, &sampled.interp);
 		result = on_key(&sampled, arg);
 		if (result)
 			break;
@@ -750,6 +791,7 @@ int bpf_sampler__read(struct bpf_sampler *s,
 	free(kernel);
 	free(waker_user);
 	free(waker_kernel);
+	free(interp);
 	return result;
 }
 
@@ -780,6 +822,11 @@ int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
 	stats->stacks_lost = sums[RECORD_STAT_STACKS_FULL] + sums[RECORD_STAT_STACK_ERRORS];
 	stats->children_lost = sums[RECORD_STAT_PIDS_FULL];
 	stats->copies_lost = sums[RECORD_STAT_SAMPLES_LOST];
+	stats->python_no_thread = sums[RECORD_STAT_PYTHON_NO_THREAD];
+	stats->python_unreadable = sums[RECORD_STAT_PYTHON_READ];
+	stats->python_loops = sums[RECORD_STAT_PYTHON_LOOP];
+	stats->python_deep = sums[RECORD_STAT_PYTHON_DEEP];
+	stats->interp_events_lost = sums[RECORD_STAT_PYTHON_EVENTS_LOST];
 	return 0;
 }
 

@@ -89,6 +89,12 @@ struct bpf_sampler_options {
 	const struct event_spec *event;
 	uint64_t event_every;
 	bool count_only;
+
+	/* Interpreter frames (src/bpf/python.bpf.h): walk the Python frames of
+	 * the processes user space puts in the python_procs map (see
+	 * bpf_sampler__map_fd()), and send its news through the callbacks'
+	 * interp_event; python_lines: keep instruction offsets (line numbers). */
+	bool python, python_lines;
 };
 
 #define BPF_SAMPLER_MAX_STACK_DEPTH 127
@@ -121,6 +127,7 @@ struct sampled_key {
 	bool off_cpu;                 /* a block's time, not a sample's */
 	char comm[16];                /* NUL-terminated */
 	struct sampled_stack user, kernel;
+	struct sampled_stack interp;  /* interpreter frames (record.h's words), leaf first */
 	struct sampled_waker waker;
 	uint64_t count;
 };
@@ -132,6 +139,7 @@ struct copied_sample {
 	uint32_t pid, tid, slice;
 	uint64_t time;                /* CLOCK_MONOTONIC ns */
 	uint64_t kernel_stack;        /* for bpf_sampler__kernel_stack() */
+	uint64_t interp_stack;        /* the same, for its interpreter frames */
 	char comm[16];                /* NUL-terminated */
 	const uint64_t *regs;
 	const uint8_t *stack;
@@ -141,6 +149,8 @@ struct copied_sample {
 struct bpf_sampler_callbacks {
 	void (*new_pid)(uint32_t pid, void *arg);
 	void (*sample)(const struct copied_sample *sample, void *arg);
+	/* what the interpreter walks sent (record.h's record_interp_event) */
+	void (*interp_event)(const void *data, size_t size, void *arg);
 };
 
 struct bpf_sampler_stats {
@@ -154,6 +164,10 @@ struct bpf_sampler_stats {
 	uint64_t wakers_lost;         /* wakeups: wakers not kept, too many at once */
 	uint64_t events;              /* -e on a tracepoint or probe: events that passed the
 				       * filters, kept (samples) or not */
+	/* samples of interpreting threads whose walk ended early, by why;
+	 * interp_events_lost: news user space never saw (its ring was full) */
+	uint64_t python_no_thread, python_unreadable, python_loops, python_deep;
+	uint64_t interp_events_lost;
 };
 
 struct bpf_sampler;
@@ -168,10 +182,14 @@ int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks 
 /* Tells the kernel side where tid's stack ends (copies stop there; 0: not
  * known, copy to the end of the mapping). Repeats are cheap. */
 void bpf_sampler__set_stack_end(struct bpf_sampler *s, uint32_t tid, uint64_t end);
-/* The kernel stack a copied sample names (leaf first), at most
- * BPF_SAMPLER_MAX_STACK_DEPTH frames into ips. */
+/* A stack stored by hash: the kernel (or interpreter) stack a copied
+ * sample names (leaf first), at most BPF_SAMPLER_MAX_STACK_DEPTH frames
+ * into ips. */
 void bpf_sampler__kernel_stack(struct bpf_sampler *s, uint64_t hash, uint64_t *ips,
 			       struct sampled_stack *out);
+/* A map of the kernel side by name (python_procs, python_threads: what
+ * an interpreter runtime fills), -1 when there is none. */
+int bpf_sampler__map_fd(struct bpf_sampler *s, const char *name);
 void bpf_sampler__detach(struct bpf_sampler *s);
 /* Calls on_key once per counted key; stops and returns its value if not 0. */
 int bpf_sampler__read(struct bpf_sampler *s,

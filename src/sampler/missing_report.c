@@ -7,9 +7,11 @@
 #include "../lib/buf.h"
 #include "../lib/xalloc.h"
 
-/* One line: frames without names (a miss), or walks that stopped (a stop). */
+/* One line: frames without names (a miss), walks that stopped (a stop), or
+ * a cause told in words (text). */
 struct missing {
 	bool is_stop;
+	bool is_text;             /* binary holds the text */
 	enum symbol_miss miss;
 	enum unwind_stop_reason stop;
 	char *binary;  /* NULL where the cause has none */
@@ -50,7 +52,8 @@ static void add(struct missing_report *r, const struct missing *m)
 {
 	for (size_t i = 0; i < r->count; i++) {
 		struct missing *had = &r->items[i];
-		if (had->is_stop == m->is_stop && had->miss == m->miss && had->stop == m->stop &&
+		if (had->is_stop == m->is_stop && had->is_text == m->is_text && had->miss == m->miss &&
+		    had->stop == m->stop &&
 		    same_binary(had->binary, m->binary)) {
 			had->samples += m->samples;
 			return;
@@ -66,14 +69,20 @@ void missing_report__add_name(struct missing_report *r, enum symbol_miss miss,
 {
 	if (miss == SYMBOL_FOUND || miss == SYMBOL_NOT_MAPPED)
 		return;  /* a guess through garbage, mostly: nothing to install */
-	add(r, &(struct missing){ false, miss, UNWIND_STOP_NO_ENTRY, (char *)binary, samples });
+	add(r, &(struct missing){ false, false, miss, UNWIND_STOP_NO_ENTRY, (char *)binary, samples });
+}
+
+void missing_report__add_text(struct missing_report *r, const char *text, uint64_t samples)
+{
+	add(r, &(struct missing){ false, true, SYMBOL_FOUND, UNWIND_STOP_NO_ENTRY, (char *)text,
+				  samples });
 }
 
 void missing_report__add_stops(struct missing_report *r, const struct unwind_stop *stops,
 			       size_t count)
 {
 	for (size_t i = 0; i < count; i++)
-		add(r, &(struct missing){ true, SYMBOL_FOUND, stops[i].reason,
+		add(r, &(struct missing){ true, false, SYMBOL_FOUND, stops[i].reason,
 					  (char *)stops[i].binary, stops[i].samples });
 }
 
@@ -104,6 +113,10 @@ static const char *basename_of(const char *path)
 
 static void print_one(const struct missing *m, FILE *out, double share, const char *what)
 {
+	if (m->is_text) {
+		fprintf(out, "flamekit: %5.1f%% of %s %s\n", share, what, m->binary);
+		return;
+	}
 	if (m->is_stop) {
 		switch (m->stop) {
 		case UNWIND_STOP_JIT:

@@ -36,6 +36,9 @@ void missing_report__free(struct missing_report *r);
  * once per binary. SYMBOL_FOUND and SYMBOL_NOT_MAPPED are not reported. */
 void missing_report__add_name(struct missing_report *r, enum symbol_miss miss,
 			      const char *binary, uint64_t samples);
+/* samples lacked something a text says, as "have no Python frames: ..."
+ * (the line reads "N% of samples TEXT"). */
+void missing_report__add_text(struct missing_report *r, const char *text, uint64_t samples);
 void missing_report__add_stops(struct missing_report *r, const struct unwind_stop *stops,
 			       size_t count);
 /* The JVM pid could not be asked for its perf map (process_symbols.h), for

@@ -27,7 +27,15 @@ struct recording {
 static void on_new_pid(uint32_t pid, void *arg)
 {
 	struct recording *r = arg;
-	process_symbols__add(r->results.processes, pid);
+	if (!r->unwinder)
+		process_symbols__add(r->results.processes, pid);
+	interp_session__see(r->results.interp, pid);
+}
+
+static void on_interp_event(const void *data, size_t size, void *arg)
+{
+	struct recording *r = arg;
+	interp_session__event(r->results.interp, data, size);
 }
 
 /* Mapping history: what each process mapped and when (process_symbols.h). */
@@ -36,6 +44,7 @@ static void on_task_mmap(const struct task_mmap *m, void *arg)
 	struct recording *r = arg;
 	process_symbols__mmap(r->results.processes, m->pid, m->start, m->len, m->pgoff, m->dev,
 			      m->inode, m->path, m->time);
+	interp_session__mapped(r->results.interp, m->pid, m->path);
 }
 
 static void on_task_exec(uint32_t pid, const char *comm, uint64_t time, void *arg)
@@ -43,6 +52,7 @@ static void on_task_exec(uint32_t pid, const char *comm, uint64_t time, void *ar
 	struct recording *r = arg;
 	(void)comm;
 	process_symbols__exec(r->results.processes, pid, time);
+	interp_session__exec(r->results.interp, pid);
 }
 
 static void on_task_fork(uint32_t pid, uint32_t parent_pid, uint64_t time, void *arg)
@@ -106,6 +116,7 @@ static void on_copied_sample(const struct copied_sample *sample, void *arg)
 		.tid = r->per_thread ? sample->tid : 0,
 		.slice = sample->slice,
 		.kernel_stack = sample->kernel_stack,
+		.interp_stack = sample->interp_stack,
 		.pcs = r->pcs,
 		.time = sample->time,
 	};
@@ -136,10 +147,22 @@ static void forget_exited(struct recording *r)
 static const struct bpf_sampler_callbacks sampler_callbacks = {
 	.new_pid = on_new_pid,
 	.sample = on_copied_sample,
+	.interp_event = on_interp_event,
 };
 
 int recording__new(const struct bpf_sampler_options *options, bool annotate_jit,
 		   struct recording **out)
+{
+	return recording__new_with_interp(options, annotate_jit, NULL, out);
+}
+
+static int sampler_map_fd(void *arg, const char *name)
+{
+	return bpf_sampler__map_fd(arg, name);
+}
+
+int recording__new_with_interp(const struct bpf_sampler_options *options, bool annotate_jit,
+			       const struct interp_options *interp, struct recording **out)
 {
 	struct recording *r = fk_calloc(1, sizeof(*r));
 	struct bpf_sampler_options o = *options;
@@ -153,6 +176,10 @@ int recording__new(const struct bpf_sampler_options *options, bool annotate_jit,
 	 * sampled, while it still runs; a copied stack's sample brings its
 	 * process along as it is unwound. */
 	o.notify_new_pids = o.user_stacks && !o.copy_user_stacks;
+	/* interpreters are recognised as their processes are first sampled */
+	o.python = interp && interp->python && o.user_stacks;
+	o.python_lines = o.python && interp->lines;
+	o.notify_new_pids |= o.python;
 	if (o.copy_user_stacks) {
 		r->unwinder = user_unwinder__new(r->results.processes);
 		r->counts = user_counts__new();
@@ -162,8 +189,18 @@ int recording__new(const struct bpf_sampler_options *options, bool annotate_jit,
 	}
 	/* mapping history from before the first sample on */
 	if (bpf_sampler__open(&o, &r->results.sampler) < 0 ||
-	    (o.user_stacks && task_events__open(&r->events) < 0) ||
-	    bpf_sampler__attach(r->results.sampler) < 0)
+	    (o.user_stacks && task_events__open(&r->events) < 0))
+		goto cleanup;
+	if (o.python) {
+		struct interp_options io = *interp;
+		io.map_fd = sampler_map_fd;
+		io.map_arg = r->results.sampler;
+		r->results.interp = interp_session__new(&io);
+		/* the processes named are looked at before their first sample */
+		for (size_t i = 0; i < o.pid_count; i++)
+			interp_session__see(r->results.interp, o.pids[i]);
+	}
+	if (bpf_sampler__attach(r->results.sampler) < 0)
 		goto cleanup;
 	*out = r;
 	r = NULL;
@@ -214,6 +251,7 @@ static int sample_until_done(struct recording *r, double duration, struct worklo
 			break;
 		/* mappings first: a new pid's first sample opens its binaries */
 		read_task_events(r);
+		interp_session__tick(r->results.interp);
 		if (bpf_sampler__poll(s, &sampler_callbacks, r, 0) < 0) {
 			status = -1;
 			break;
@@ -270,5 +308,6 @@ void recording__free(struct recording *r)
 	free(r->exited);
 	free(r->exiting);
 	process_symbols__free(r->results.processes);
+	interp_session__free(r->results.interp);
 	free(r);
 }

@@ -52,6 +52,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../interp/interp.h"
 #include "../symbolize/process_symbols.h"
 #include "../symbolize/user_unwinder.h"
 #include "bpf_sampler.h"
@@ -67,6 +68,7 @@ struct recording_results {
 	struct process_symbols *processes;    /* names for the user frames */
 	const struct user_unwinder *unwinder; /* NULL without copied stacks */
 	uint64_t copied_samples, copied_bytes;  /* stacks copied out, and their bytes */
+	struct interp_session *interp;        /* interpreter frames; NULL: none asked for */
 };
 
 struct recording;
@@ -78,6 +80,10 @@ struct recording;
  * end in "_[j]" (process_symbols__annotate_jit()). */
 int recording__new(const struct bpf_sampler_options *options, bool annotate_jit,
 		   struct recording **out);
+/* The same, with interpreter frames as interp asks (NULL: none); the
+ * session names them and merges them into the native frames. */
+int recording__new_with_interp(const struct bpf_sampler_options *options, bool annotate_jit,
+			       const struct interp_options *interp, struct recording **out);
 /* Samples until done (see above), then stops sampling and reads the rest. */
 int recording__run(struct recording *r, double duration, struct workload *workload,
 		   const sigset_t *stop_signals);

@@ -21,6 +21,9 @@ struct build_state {
 	struct missing_report *report;  /* NULL: none wanted */
 	struct stack_miss *misses;  /* one stack's frames without names, once per binary */
 	size_t miss_count, miss_cap;
+	struct interp_session *interp;  /* interpreter frames to merge in; NULL: none */
+	const char **natives, **merged; /* one stack's user frames, leaf first */
+	size_t natives_cap, merged_cap;
 };
 
 struct stack_miss {
@@ -130,26 +133,47 @@ static void push_waker(struct build_state *b, uint32_t *depth, const struct samp
 	push_frame(b, depth, intern_name(b, w->comm, "_[w]"));
 }
 
+/* A stack's user frames, leaf first: its native frames' names (user_names
+ * when unwound in user space, else named from key->user's addresses) with
+ * its interpreter frames merged in (interp.h says how); *depth their count. */
+static const char **user_frames(struct build_state *b, const struct sampled_key *key,
+				const char *const *user_names, size_t user_depth, size_t *depth)
+{
+	size_t natives = user_names ? user_depth : key->user.depth;
+
+	b->natives = fk_grow(b->natives, &b->natives_cap, natives + 1, sizeof(*b->natives));
+	for (size_t i = 0; i < natives; i++)
+		b->natives[i] = user_names ? user_names[i] :
+			user_frame_name(b, key->pid, key->user.ips[i], UINT64_MAX);
+	if (!b->interp) {
+		*depth = natives;
+		return b->natives;
+	}
+	size_t cap = natives + key->interp.depth + 1;
+	b->merged = fk_grow(b->merged, &b->merged_cap, cap, sizeof(*b->merged));
+	*depth = interp_session__merge(b->interp, key->pid, b->natives, natives, key->interp.ips,
+				       key->interp.depth, key->count, b->merged, cap);
+	return b->merged;
+}
+
 /* One key as bcc profile folds it: comm; user frames root first; "-" (with
- * -d, when both stacks are there); kernel frames root first. User frames
- * are names (user_names, leaf first) when unwound in user space, else
- * addresses in key->user. */
+ * -d, when both stacks are there); kernel frames root first. */
 static int add_named_key(struct build_state *b, const struct sampled_key *key,
 			 const char *const *user_names, size_t user_depth)
 {
 	const struct sampled_profile_options *o = b->options;
 	uint32_t depth = 0;
-	bool user = user_names ? user_depth > 0 : key->user.depth > 0;
+	size_t user_count = 0;
+	const char **user_names_merged = o->user_stacks ?
+		user_frames(b, key, user_names, user_depth, &user_count) : NULL;
+	bool user = user_count > 0;
 
 	push_frame(b, &depth, intern_name(b, key->comm, NULL));
 	if (o->user_stacks) {
 		if (key->user.missed)
 			push_frame(b, &depth, intern_name(b, "[Missed User Stack]", NULL));
-		for (size_t i = user_depth; user_names && i > 0; i--)
-			push_frame(b, &depth, intern_name(b, user_names[i - 1], NULL));
-		for (uint32_t i = key->user.depth; !user_names && i > 0; i--)
-			push_frame(b, &depth, intern_name(b, user_frame_name(
-				b, key->pid, key->user.ips[i - 1], UINT64_MAX), NULL));
+		for (size_t i = user_count; i > 0; i--)
+			push_frame(b, &depth, intern_name(b, user_names_merged[i - 1], NULL));
 	}
 	bool marked = o->mark_off_cpu && key->off_cpu;
 	const char *kernel_mark = marked ? (o->annotate ? "_[k]_[o]" : "_[o]") :
@@ -196,6 +220,7 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 			    const struct user_counts *uc, bool want)
 {
 	uint64_t *ips = fk_calloc(BPF_SAMPLER_MAX_STACK_DEPTH, sizeof(*ips));
+	uint64_t *interp_ips = fk_calloc(BPF_SAMPLER_MAX_STACK_DEPTH, sizeof(*interp_ips));
 	const char **names = NULL;
 	size_t names_cap = 0;
 
@@ -205,6 +230,7 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 					   .count = c->count };
 		memcpy(key.comm, c->comm, sizeof(key.comm));
 		bpf_sampler__kernel_stack(s, c->kernel_stack, ips, &key.kernel);
+		bpf_sampler__kernel_stack(s, c->interp_stack, interp_ips, &key.interp);
 		if (want) {
 			want_kernel_addresses(&key, b);
 			continue;
@@ -216,6 +242,7 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 	}
 	free(names);
 	free(ips);
+	free(interp_ips);
 }
 
 /* The kernel symbol cache's file (see sampled_profile.h), or NULL when
@@ -244,11 +271,23 @@ struct profile *sampled_profile__build(const struct sampled_profile_options *opt
 				       struct process_symbols *processes,
 				       struct missing_report *report)
 {
+	return sampled_profile__build_with_interp(options, sampler, counts, processes, NULL,
+						  report);
+}
+
+struct profile *sampled_profile__build_with_interp(const struct sampled_profile_options *options,
+						   struct bpf_sampler *sampler,
+						   const struct user_counts *counts,
+						   struct process_symbols *processes,
+						   struct interp_session *interp,
+						   struct missing_report *report)
+{
 	struct build_state b = {
 		.options = options,
 		.kernel = kernel_symbols__new(),
 		.processes = processes,
 		.report = report,
+		.interp = interp,
 	};
 
 	if (options->kernel_stacks) {
@@ -269,6 +308,8 @@ struct profile *sampled_profile__build(const struct sampled_profile_options *opt
 	kernel_symbols__free(b.kernel);
 	free(b.frames);
 	free(b.misses);
+	free(b.natives);
+	free(b.merged);
 	buf__free(&b.name);
 	return b.profile;
 }

@@ -53,6 +53,7 @@
 
 #include <stdbool.h>
 
+#include "../interp/interp.h"
 #include "../profile/profile.h"
 #include "../symbolize/process_symbols.h"
 #include "bpf_sampler.h"
@@ -83,5 +84,13 @@ struct profile *sampled_profile__build(const struct sampled_profile_options *opt
 				       const struct user_counts *counts,
 				       struct process_symbols *processes,
 				       struct missing_report *report);
+/* The same, with each key's interpreter frames merged into its user frames
+ * by interp (interp.h; NULL: none), which tallies what it could not merge. */
+struct profile *sampled_profile__build_with_interp(const struct sampled_profile_options *options,
+						   struct bpf_sampler *sampler,
+						   const struct user_counts *counts,
+						   struct process_symbols *processes,
+						   struct interp_session *interp,
+						   struct missing_report *report);
 
 #endif

@@ -28,7 +28,7 @@ static uint64_t mix(uint64_t h, uint64_t word)
 static uint64_t hash_of_key(const struct user_count *k)
 {
 	uint64_t h = mix(mix(mix(0x5bd1e995, k->pid), (uint64_t)k->tid << 32 | k->slice),
-			 k->kernel_stack);
+			 k->kernel_stack ^ k->interp_stack * 0x9e3779b97f4a7c15ULL);
 	uint64_t comm[2];
 	memcpy(comm, k->comm, sizeof(comm));
 	h = mix(mix(h, comm[0]), comm[1]);
@@ -45,7 +45,8 @@ static uint64_t entry_hash_of(const void *items, size_t index)
 static bool same_key(const struct user_count *a, const struct user_count *b)
 {
 	return a->pid == b->pid && a->tid == b->tid && a->slice == b->slice &&
-	       a->kernel_stack == b->kernel_stack && a->depth == b->depth &&
+	       a->kernel_stack == b->kernel_stack && a->interp_stack == b->interp_stack &&
+	       a->depth == b->depth &&
 	       memcmp(a->comm, b->comm, sizeof(a->comm)) == 0 &&
 	       (a->depth == 0 || memcmp(a->pcs, b->pcs, a->depth * sizeof(*a->pcs)) == 0);
 }

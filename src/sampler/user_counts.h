@@ -23,6 +23,7 @@ struct user_count {
 	uint32_t pid, tid, slice;
 	char comm[16];
 	uint64_t kernel_stack;      /* the sampler's hash of the kernel stack */
+	uint64_t interp_stack;      /* and of the interpreter frames */
 	uint64_t *pcs;              /* user frames, leaf first */
 	size_t depth;
 	uint64_t count;

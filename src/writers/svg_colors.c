@@ -10,6 +10,7 @@
 #include "../lib/buf.h"
 #include "../lib/error.h"
 #include "../lib/output.h"
+#include "../profile/profile.h"
 #include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 
@@ -146,6 +147,16 @@ static const char *flat_palette(const char *palette, const char *s, size_t len)
 		return "aqua";
 	if (strcmp(palette, "chain") == 0)
 		return contains(s, len, "_[w]") ? "aqua" : "blue";
+	if (strcmp(palette, "kind") == 0) {  /* record's graphs: by what ran there */
+		switch (frame_kind__of_name(s, len)) {
+		case FRAME_KERNEL: return "orange";
+		case FRAME_JIT: return "green";
+		case FRAME_INTERPRETED: return "aqua";
+		case FRAME_INLINED: return "purple";
+		case FRAME_NATIVE: break;
+		}
+		return "red";
+	}
 	if (strcmp(palette, "hotcold") == 0)  /* record --all-time: off-CPU frames blue */
 		return contains(s, len, "_[o]") ? "blue" : "hot";
 	return palette;
@@ -154,7 +165,7 @@ static const char *flat_palette(const char *palette, const char *s, size_t len)
 bool svg_color__known_palette(const char *palette)
 {
 	static const char *const known[] = { "hot", "mem", "io", "java", "js", "perl", "wakeup",
-					     "chain", "hotcold", "red", "green", "blue", "aqua", "yellow",
+					     "chain", "hotcold", "kind", "red", "green", "blue", "aqua", "yellow",
 					     "purple", "orange" };
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (strcmp(palette, known[i]) == 0)
@@ -250,6 +261,7 @@ bool svg_color__background(const char *bgcolors, const char *palette,
 			bgcolors = "blue";
 		else if (strcmp(palette, "hot") != 0 && strcmp(palette, "java") != 0 &&
 			 strcmp(palette, "js") != 0 && strcmp(palette, "perl") != 0 &&
+			 strcmp(palette, "kind") != 0 &&
 			 svg_color__known_palette(palette))
 			bgcolors = "grey";
 		else

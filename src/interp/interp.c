@@ -1,0 +1,277 @@
+#include "interp.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../lib/pid_table.h"
+#include "../lib/xalloc.h"
+#include "python.h"
+
+static const struct interp_runtime *const interp_runtimes[] = {
+	&python_runtime,
+};
+
+#define RUNTIME_COUNT (sizeof(interp_runtimes) / sizeof(interp_runtimes[0]))
+#define NO_RUNTIME -1
+#define MAX_TRIES 100   /* a runtime not started yet: looked at this often, */
+#define TRY_EVERY_NS 100000000ULL  /* at most every 100 ms */
+
+enum process_state {
+	PROCESS_UNKNOWN,    /* not looked at yet */
+	PROCESS_NONE,       /* runs no runtime known here */
+	PROCESS_LATER,      /* a runtime that has not started yet */
+	PROCESS_ATTACHED,
+	PROCESS_REFUSED,
+};
+
+struct process {
+	uint32_t pid;
+	enum process_state state;
+	int runtime;                 /* index in interp_runtimes[], or NO_RUNTIME */
+	unsigned tries;
+	char *why;                   /* PROCESS_REFUSED's reason */
+};
+
+struct tally {
+	char *text;
+	uint64_t samples;
+};
+
+struct interp_session {
+	struct interp_options options;
+	void *runtimes[RUNTIME_COUNT];   /* NULL: off */
+	struct pid_table processes;
+	struct tally *tallies;
+	size_t tally_count, tally_cap;
+	struct buf why;
+	uint64_t last_tick;      /* CLOCK_MONOTONIC ns */
+};
+
+struct interp_session *interp_session__new(const struct interp_options *o)
+{
+	struct interp_session *s = fk_calloc(1, sizeof(*s));
+
+	s->options = *o;
+	pid_table__init(&s->processes);
+	for (size_t i = 0; i < RUNTIME_COUNT; i++)
+		if (interp_runtimes[i]->wanted(o))
+			s->runtimes[i] = interp_runtimes[i]->open(o);
+	return s;
+}
+
+static void free_process(void *record)
+{
+	struct process *p = record;
+	free(p->why);
+	free(p);
+}
+
+void interp_session__free(struct interp_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < RUNTIME_COUNT; i++)
+		if (s->runtimes[i])
+			interp_runtimes[i]->close(s->runtimes[i]);
+	pid_table__release(&s->processes, free_process);
+	for (size_t i = 0; i < s->tally_count; i++)
+		free(s->tallies[i].text);
+	free(s->tallies);
+	buf__free(&s->why);
+	free(s);
+}
+
+bool interp_session__active(const struct interp_session *s)
+{
+	for (size_t i = 0; s && i < RUNTIME_COUNT; i++)
+		if (s->runtimes[i])
+			return true;
+	return false;
+}
+
+/* Asks each runtime in turn whether p runs it. */
+static void look_at(struct interp_session *s, struct process *p)
+{
+	bool later = false;
+
+	for (size_t i = 0; i < RUNTIME_COUNT; i++) {
+		if (!s->runtimes[i])
+			continue;
+		buf__reset(&s->why);
+		enum interp_attach a = interp_runtimes[i]->attach(s->runtimes[i], p->pid, &s->why);
+		if (a == INTERP_NOT_MINE)
+			continue;
+		p->runtime = (int)i;
+		if (a == INTERP_ATTACHED) {
+			p->state = PROCESS_ATTACHED;
+			return;
+		}
+		if (a == INTERP_REFUSED) {
+			p->state = PROCESS_REFUSED;
+			free(p->why);
+			p->why = fk_strdup(s->why.data ? s->why.data : "not known here");
+			return;
+		}
+		later = true;
+	}
+	p->state = later ? PROCESS_LATER : PROCESS_NONE;
+	if (!later)
+		p->runtime = NO_RUNTIME;
+}
+
+static struct process *process_of(struct interp_session *s, uint32_t pid, bool *made)
+{
+	struct process *p = pid_table__get(&s->processes, pid, sizeof(*p), made);
+	if (*made)
+		p->runtime = NO_RUNTIME;
+	return p;
+}
+
+void interp_session__see(struct interp_session *s, uint32_t pid)
+{
+	bool made;
+
+	if (!interp_session__active(s) || pid == 0)
+		return;
+	struct process *p = process_of(s, pid, &made);
+	if (p->state == PROCESS_UNKNOWN)
+		look_at(s, p);
+}
+
+void interp_session__exec(struct interp_session *s, uint32_t pid)
+{
+	bool made;
+
+	if (!interp_session__active(s))
+		return;
+	struct process *p = process_of(s, pid, &made);
+	if (p->state == PROCESS_ATTACHED)
+		interp_runtimes[p->runtime]->detach(s->runtimes[p->runtime], pid);
+	p->tries = 0;
+	look_at(s, p);
+}
+
+void interp_session__mapped(struct interp_session *s, uint32_t pid, const char *path)
+{
+	if (!interp_session__active(s))
+		return;
+	struct process *p = pid_table__get(&s->processes, pid, 0, NULL);
+	/* only what was looked at and found wanting: a library may be it */
+	if (p && p->state == PROCESS_NONE && strstr(path, "python"))
+		look_at(s, p);
+}
+
+void interp_session__event(struct interp_session *s, const void *data, size_t size)
+{
+	for (size_t i = 0; i < RUNTIME_COUNT; i++)
+		if (s->runtimes[i] && interp_runtimes[i]->event(s->runtimes[i], data, size))
+			return;
+}
+
+void interp_session__tick(struct interp_session *s)
+{
+	struct timespec now;
+
+	if (!interp_session__active(s))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	uint64_t ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	if (ns - s->last_tick < TRY_EVERY_NS)
+		return;
+	s->last_tick = ns;
+	for (size_t i = 0; i < s->processes.count; i++) {
+		struct process *p = s->processes.records[i];
+		if (p->state == PROCESS_LATER && p->tries++ < MAX_TRIES)
+			look_at(s, p);
+	}
+}
+
+static void tally(struct interp_session *s, const char *text, uint64_t samples)
+{
+	for (size_t i = 0; i < s->tally_count; i++) {
+		if (strcmp(s->tallies[i].text, text) == 0) {
+			s->tallies[i].samples += samples;
+			return;
+		}
+	}
+	s->tallies = fk_grow(s->tallies, &s->tally_cap, s->tally_count + 1, sizeof(*s->tallies));
+	s->tallies[s->tally_count++] = (struct tally){ fk_strdup(text), samples };
+}
+
+size_t interp_session__merge(struct interp_session *s, uint32_t pid, const char *const *natives,
+			     size_t native_count, const uint64_t *words, size_t word_count,
+			     uint64_t count, const char **merged, size_t cap)
+{
+	struct process *p = s ? pid_table__get(&s->processes, pid, 0, NULL) : NULL;
+	const struct interp_runtime *rt = p && p->runtime != NO_RUNTIME ?
+		interp_runtimes[p->runtime] : NULL;
+	void *state = rt ? s->runtimes[p->runtime] : NULL;
+	size_t out = 0, next_word = 0;
+	bool unreplaced = false, cut = false, unnamed = false;
+
+	for (size_t i = 0; i < native_count && out < cap; i++) {
+		if (!rt || !rt->runs_frames(natives[i])) {
+			merged[out++] = natives[i];
+			continue;
+		}
+		if (next_word >= word_count) {
+			merged[out++] = natives[i];
+			unreplaced = true;
+			continue;
+		}
+		/* this C frame's group: up to the end of the group */
+		while (next_word < word_count && out < cap) {
+			struct interp_frame f = rt->name_frame(state, pid, words[next_word++]);
+			if (!f.name)
+				break;
+			cut |= f.cut;
+			unnamed |= f.unnamed;
+			merged[out++] = f.name;
+		}
+	}
+	/* groups whose C frames the native walk did not reach: at the root */
+	while (rt && next_word < word_count && out < cap) {
+		struct interp_frame f = rt->name_frame(state, pid, words[next_word++]);
+		if (f.name) {
+			cut |= f.cut;
+			unnamed |= f.unnamed;
+			merged[out++] = f.name;
+		}
+	}
+	if (p && p->state == PROCESS_REFUSED)
+		tally(s, p->why, count);
+	else if (cut)
+		tally(s, "have interpreter frames cut short: their frame chain looped, could not be "
+			 "read, or was deeper than --perf-max-stack-depth", count);
+	else if (p && p->state == PROCESS_ATTACHED && unreplaced)
+		tally(s, word_count ? "have fewer interpreter frames than the interpreter's C frames "
+			  "running them (a sample as a C frame began or ended)"
+			: "have no interpreter frames: the thread was not found in the "
+			  "interpreter's list in time, or its frames could not be read", count);
+	if (unnamed)
+		tally(s, "have interpreter frames without names: their code could not be read "
+			 "(the process had exited, or the code was freed)", count);
+	return out;
+}
+
+static int most_first(const void *a, const void *b)
+{
+	const struct tally *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return strcmp(x->text, y->text);
+}
+
+void interp_session__report(const struct interp_session *s,
+			    void (*line)(void *arg, const char *text, uint64_t samples), void *arg)
+{
+	if (!s || !s->tally_count)
+		return;
+	struct tally *sorted = fk_malloc(s->tally_count * sizeof(*sorted));
+	memcpy(sorted, s->tallies, s->tally_count * sizeof(*sorted));
+	qsort(sorted, s->tally_count, sizeof(*sorted), most_first);
+	for (size_t i = 0; i < s->tally_count; i++)
+		line(arg, sorted[i].text, sorted[i].samples);
+	free(sorted);
+}
