@@ -51,7 +51,7 @@ Q := @
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all check fuzz install clean bench FORCE
+.PHONY: all check fuzz fuzz-smoke install clean bench FORCE
 
 all: $(BUILD)/flamekit $(addprefix $(BUILD)/,$(PERSONALITIES)) $(BUILD)/fk-7030
 
@@ -148,6 +148,13 @@ check: all $(REPLAYS)
 
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
+
+# Every fuzz target for FUZZ_SECONDS (default 60) from its seeds, one after
+# the other; fails on the first crash (tests/fuzz/smoke.sh). Run before
+# closing anything that touches a reader or writer.
+FUZZ_SECONDS ?= 60
+fuzz-smoke: fuzz
+	$(Q)tests/fuzz/smoke.sh $(BUILD) $(FUZZ_SECONDS)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS) $(BUILD)/gen/svg_assets.h $(BUILD)/gen/html_assets.h FORCE
 	@mkdir -p $(dir $@)
