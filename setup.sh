@@ -12,9 +12,12 @@ packages="
   linux-perf
   chromium
   sudo
+  zsh
 "
 # libxml2-dev: the SVG writer's fuzz target checks each SVG it makes with
 # libxml2 (only the fuzz and replay binaries link it, not flamekit).
+# zsh: the tests complete flamekit's words as each shell
+# would, through the completion files `make install` installs.
 # sudo: the README's first command records with `sudo build/flamekit record`,
 # which must work on a fresh machine where one logs in as root too.
 # node and npm drive Chromium in the browser tests; a node already on PATH
