@@ -435,6 +435,14 @@ static int flamegraph_main(int argc, char **argv, bool perl_mode)
 		fprintf(stderr, "Notes string can't contain < or > at flamegraph.pl line 228.\n");
 		return EXIT_PERL_DIE;
 	}
+	const char *gradient_start, *gradient_stop;
+	if (perl_mode && !svg_color__background(o.svg.bgcolors, o.svg.colors, &gradient_start,
+						&gradient_stop)) {
+		/* flamegraph.pl dies on it before reading, too */
+		fprintf(stderr, "Unrecognized bgcolor option \"%s\" at flamegraph.pl line 271.\n",
+			o.svg.bgcolors);
+		return EXIT_PERL_DIE;
+	}
 	o.files = argv + optind;
 	o.file_count = argc - optind;
 	return flamegraph_run(&o);
