@@ -43,6 +43,10 @@ LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 # fields through CO-RE (see src/bpf/record.bpf.c).
 BPF_OBJS := $(BUILD)/bpf/record.bpf.o $(BUILD)/bpf/record_task.bpf.o
 SKELETONS := $(BPF_OBJS:.bpf.o=.skel.h)
+# Shell completions: one candidate function (completions/candidates.sh) and
+# a shim per shell, joined into the files `make install` puts where bash and
+# zsh look for them.
+COMPLETIONS := $(BUILD)/completions/flamekit.bash $(BUILD)/completions/_flamekit
 
 ifeq ($(V),1)
 Q :=
@@ -51,9 +55,9 @@ Q := @
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all check fuzz install clean bench FORCE
+.PHONY: all check fuzz fuzz-smoke install clean bench FORCE
 
-all: $(BUILD)/flamekit $(addprefix $(BUILD)/,$(PERSONALITIES)) $(BUILD)/fk-7030
+all: $(BUILD)/flamekit $(addprefix $(BUILD)/,$(PERSONALITIES)) $(BUILD)/fk-7030 $(COMPLETIONS)
 
 # The README's example workload: 70% of its time in seventy(), 30% in
 # thirty(), with frame pointers so that every profiler can walk its stacks.
@@ -113,6 +117,13 @@ $(BUILD)/flamekit: $(OBJS)
 $(addprefix $(BUILD)/,$(PERSONALITIES)): $(BUILD)/flamekit
 	$(Q)ln -sf flamekit $@
 
+$(BUILD)/completions/flamekit.bash: completions/candidates.sh completions/bash.sh
+	@mkdir -p $(dir $@)
+	$(Q)cat $^ > $@
+$(BUILD)/completions/_flamekit: completions/candidates.sh completions/zsh.sh
+	@mkdir -p $(dir $@)
+	$(Q){ echo '#compdef flamekit $(PERSONALITIES)'; cat $^; } > $@
+
 # The fuzz targets as replay binaries (tests/fuzz/replay.c) that `make check`
 # runs on tests/fuzz/regressions/ and tests/fuzz/seeds/: built with ASan and
 # UBSan whatever SANITIZE says, from their own objects, compiled once and
@@ -149,6 +160,13 @@ check: all $(REPLAYS)
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
 
+# Every fuzz target for FUZZ_SECONDS (default 60) from its seeds, one after
+# the other; fails on the first crash (tests/fuzz/smoke.sh). Run before
+# closing anything that touches a reader or writer.
+FUZZ_SECONDS ?= 60
+fuzz-smoke: fuzz
+	$(Q)tests/fuzz/smoke.sh $(BUILD) $(FUZZ_SECONDS)
+
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS) $(BUILD)/gen/svg_assets.h $(BUILD)/gen/html_assets.h FORCE
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo '  FUZZ    $@')
@@ -162,10 +180,14 @@ bench: all
 	bench/view.sh
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 755 $(BUILD)/flamekit $(DESTDIR)$(PREFIX)/bin/flamekit
 	for p in $(PERSONALITIES); do ln -sf flamekit $(DESTDIR)$(PREFIX)/bin/$$p; done
 	install -m 644 doc/flamekit.1 $(DESTDIR)$(PREFIX)/share/man/man1/flamekit.1
+	install -m 644 $(BUILD)/completions/flamekit.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/flamekit
+	for p in $(PERSONALITIES); do ln -sf flamekit $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$p; done
+	install -m 644 $(BUILD)/completions/_flamekit $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_flamekit
 
 clean:
 	rm -rf $(BUILD)

@@ -13,6 +13,7 @@ packages="
   openjdk-17-jdk-headless
   chromium
   sudo
+  zsh
 "
 # libpython3-dev: CPython's internal headers, against which the suite checks
 # record's table of their layouts (tests/python_layouts.c).
@@ -20,6 +21,8 @@ packages="
 # libxml2 (only the fuzz and replay binaries link it, not flamekit).
 # openjdk-17-jdk-headless: record's JVM tests compile and run a Java workload
 # (tests/workload/Hot.java) whose JIT frames record must name.
+# zsh: the tests complete flamekit's words as each shell
+# would, through the completion files `make install` installs.
 # sudo: the README's first command records with `sudo build/flamekit record`,
 # which must work on a fresh machine where one logs in as root too.
 # node and npm drive Chromium in the browser tests; a node already on PATH

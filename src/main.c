@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "lib/suggest.h"
 
 #ifndef FLAMEKIT_VERSION
 #define FLAMEKIT_VERSION "0.0-dev"
@@ -48,6 +49,7 @@ static void print_commands(FILE *out)
 		if (!c->personality)
 			fprintf(out, "  %-24s %s\n", c->name, c->summary);
 	fprintf(out, "  %-24s %s\n", "help [COMMAND]", "show this list, or a command's help");
+	fprintf(out, "  %-24s %s\n", "version", "print flamekit's version (also -V, --version)");
 	fprintf(out, "\npersonalities (run flamekit through a link of this name, Perl tool options):\n");
 	for (const struct command *c = commands; c->name; c++)
 		if (c->personality)
@@ -59,14 +61,43 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: flamekit COMMAND [OPTIONS] [FILE...]\n"
 		"       flamekit help COMMAND | flamekit COMMAND --help | flamekit --version\n\n"
-		"flamekit turns stack samples into folded stacks and flame graphs.\n\n");
+		"flamekit samples stacks with BPF, or reads other profilers' output, and\n"
+		"turns them into folded stacks, flame graphs, differences and a viewer.\n\n");
 	print_commands(out);
 	fprintf(out,
 		"\nexamples:\n"
+		"  sudo flamekit record -F 99 -p 1234 -o flame.svg 10   # 10 s of PID 1234\n"
+		"  sudo flamekit record -o run.html -- ./build.sh         # a command, all its life\n"
+		"  sudo flamekit record --off-cpu -p 1234 -o blocked.svg 10\n"
 		"  perf script | flamekit collapse perf > out.folded\n"
 		"  flamekit collapse perf --all perf-script.txt.gz -o out.folded\n"
-		"  flamekit collapse folded a.folded b.folded > sum.folded\n"
-		"  perf script | flamekit collapse perf | flamekit flamegraph > out.svg\n");
+		"  perf script | flamekit collapse perf | flamekit flamegraph > out.svg\n"
+		"  flamekit diff -n before.folded after.folded | flamekit flamegraph > diff.svg\n"
+		"  flamekit view -o diff.html before.folded after.folded\n"
+		"\nexit status: 0 done, 1 the output could not be written, 2 the command\n"
+		"line cannot be done (usage, input, output path; nothing written), 127 no\n"
+		"such command (man flamekit: EXIT STATUS)\n");
+}
+
+/* "flamekit: 'colapse' is not a flamekit command; did you mean 'collapse'?",
+ * or the list of commands when nothing is close. */
+static int no_such_command(const char *name)
+{
+	struct suggestion s;
+	suggestion__init(&s, name);
+	for (const struct command *c = commands; c->name; c++)
+		if (!c->personality)
+			suggestion__offer(&s, c->name);
+	suggestion__offer(&s, "help");
+	suggestion__offer(&s, "version");
+	if (suggestion__best(&s)) {
+		fprintf(stderr, "flamekit: '%s' is not a flamekit command; did you mean '%s'?\n", name,
+			suggestion__best(&s));
+		return EXIT_NO_COMMAND;
+	}
+	fprintf(stderr, "flamekit: '%s' is not a flamekit command\n\n", name);
+	print_commands(stderr);
+	return EXIT_NO_COMMAND;
 }
 
 static int run_command(const struct command *c, int argc, char **argv)
@@ -105,7 +136,8 @@ int main(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_BAD_INPUT : 0;
 	}
-	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 ||
+	    strcmp(argv[1], "version") == 0) {
 		printf("flamekit %s\n", FLAMEKIT_VERSION);
 		return 0;
 	}
@@ -115,19 +147,13 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		c = find_command(argv[2], false);
-		if (!c) {
-			fprintf(stderr, "flamekit: no command '%s'\n\n", argv[2]);
-			print_commands(stderr);
-			return EXIT_NO_COMMAND;
-		}
+		if (!c)
+			return no_such_command(argv[2]);
 		char *help_argv[] = { argv[2], (char *)"--help", NULL };
 		return run_command(c, 2, help_argv);
 	}
 	c = find_command(argv[1], false);
-	if (!c) {
-		fprintf(stderr, "flamekit: '%s' is not a flamekit command\n\n", argv[1]);
-		print_commands(stderr);
-		return EXIT_NO_COMMAND;
-	}
+	if (!c)
+		return no_such_command(argv[1]);
 	return run_command(c, argc - 1, argv + 1);
 }

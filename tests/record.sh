@@ -1288,6 +1288,20 @@ record_bpf_shown() { # objects
 
 # --- the driver -------------------------------------------------------------------
 
+# Rust names demangled, v0 and legacy: fk-rust's functions carry real
+# rustc symbols (main::main's, std::rt::lang_start_internal's, a legacy
+# RawTable method's with an .llvm. suffix); every sample of its spin is
+# under the three names as Rust prints them, and no name is left mangled
+record_test_rust_names() {
+	record_run rust-names -F $record_hz -f -- "$record_dir/bin/fk-rust" 0.3 || return
+	local out=$record_dir/rust-names.out stack='main;std::rt::lang_start_internal;main::main;hashbrown::raw::RawTable<T,A>::reserve_rehash'
+	record_judge rust-names "$(awk -v stack=";$stack" '
+		{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line); if (line !~ /^fk-rust;/) next; all += n
+		  if (substr(line, length(line) - length(stack) + 1) == stack) hit += n
+		  if (line ~ /;_R[A-Za-z0-9_]|;_ZN/) { printf "a mangled name: %s; ", substr(line, 1, 200); exit } }
+		END { if (all == 0 || hit < 0.9 * all) printf "%d of %d samples of fk-rust under %s; ", hit, all, stack }' "$out")"
+}
+
 # Each test function and the ids it reports.
 record_table=(
 	"record_test_pid pid"
@@ -1313,6 +1327,7 @@ record_table=(
 	"record_test_java java java-no-attach"
 	"record_test_rate rate"
 	"record_test_all_time all-time all-time-svg"
+	"record_test_rust_names rust-names"
 )
 
 record_tests() {
@@ -1334,7 +1349,7 @@ record_tests() {
 	else
 		mkdir -p "$record_dir/bin" && chmod 755 "$SCRATCH" "$record_dir" "$record_dir/bin"
 		local flags="-O0 -fno-omit-frame-pointer -fno-inline" w
-		for w in fk-7030 fk-syscall fk-threads fk-offcpu fk-events; do
+		for w in fk-7030 fk-syscall fk-threads fk-offcpu fk-events fk-rust; do
 			# shellcheck disable=SC2086
 			if ! cc $flags -pthread -o "$record_dir/bin/$w" "$TOP/tests/workload/$w.c" 2> "$record_dir/cc.err"; then
 				for id in "${ids[@]}"; do

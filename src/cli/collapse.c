@@ -15,11 +15,13 @@
 #include "../lib/output.h"
 #include "../lib/progress.h"
 #include "../lib/slice_length.h"
+#include "../lib/suggest.h"
 #include "../lib/xalloc.h"
 #include "../profile/profile.h"
 #include "../readers/reader.h"
 #include "../writers/folded.h"
 #include "cli.h"
+#include "option_error.h"
 
 struct collapse_options {
 	const struct reader *reader;
@@ -168,7 +170,9 @@ static int collapse_run(struct collapse_options *o)
 				    .slice_ns = o->slice_ns };
 	struct input_set set;
 
-	if (input_set__open(&set, o->files, o->file_count, !o->perl_mode) < 0)
+	if (o->perl_mode)
+		input_set__open_as_perl(&set, o->files, o->file_count);
+	else if (input_set__open(&set, o->files, o->file_count, true) < 0)
 		return EXIT_BAD_INPUT;
 	struct input **inputs = set.inputs;
 	size_t n = set.count;
@@ -248,6 +252,13 @@ int cmd_collapse(int argc, char **argv)
 		argc--;
 		argv++;
 	} else if (argv[1][0] != '-' && stat(argv[1], &st) != 0) {
+		struct suggestion meant;
+		suggestion__init(&meant, argv[1]);
+		for (const struct reader *r = readers; r->name; r++)
+			suggestion__offer(&meant, r->name);
+		if (suggestion__best(&meant))
+			return error("'%s' is neither a format nor a file; did you mean %s?", argv[1],
+				     suggestion__best(&meant)), EXIT_BAD_INPUT;
 		error("'%s' is neither a format nor a file; known formats:", argv[1]);
 		for (const struct reader *r = readers; r->name; r++)
 			fprintf(stderr, "  %-12s %s\n", r->name, r->summary);
@@ -255,13 +266,18 @@ int cmd_collapse(int argc, char **argv)
 	}
 	/* else no FORMAT: guessed from the first input's content */
 	optind = 0;
-	opterr = 1;
+	opterr = 0;
 	int opt, status = -1;
 	struct option *long_options = reader__long_options(own_long_options, NULL, false);
-	while ((opt = getopt_long(argc, argv, "ho:j:", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ho:j:", long_options, NULL)) != -1) {
 		if (opt == 'h' || opt == OPT_HELP) {
 			collapse_usage(stdout);
 			status = 0;
+			break;
+		}
+		if (opt == '?' || opt == ':') {
+			option_error("collapse", OPTION_VOICE_FLAMEKIT, opt, argv, long_options);
+			status = EXIT_BAD_INPUT;  /* the line says what to do */
 			break;
 		}
 		if (opt == 'o')
@@ -271,8 +287,8 @@ int cmd_collapse(int argc, char **argv)
 				status = 2;  /* the line says it all: no pointer to --help */
 				break;
 			}
-		} else if (opt == '?' || (opt == 'j' || opt == OPT_JOBS ? parse_jobs(&o, optarg)
-					: parse_reader_option(&o, opt, optarg)) < 0)
+		} else if ((opt == 'j' || opt == OPT_JOBS ? parse_jobs(&o, optarg)
+			    : parse_reader_option(&o, opt, optarg)) < 0)
 			break;
 	}
 	free(long_options);
@@ -328,27 +344,36 @@ int cmd_perl_collapser(int argc, char **argv)
 		return collapse_run(&o);
 	}
 	optind = 0;
-	opterr = 1;
+	opterr = 0;
 	int opt, status = -1;
 	struct option *long_options = reader__long_options(own_long_options, o.reader, true);
 	/* Perl's Getopt::Long takes -pid as well as --pid, and lets options
 	 * follow file names: getopt_long_only with permutation does both. */
-	while ((opt = getopt_long_only(argc, argv, "", long_options, NULL)) != -1) {
+	while ((opt = getopt_long_only(argc, argv, ":", long_options, NULL)) != -1) {
 		if (opt == OPT_HELP) {
 			perl_collapser_usage(pc, stdout);
 			status = 0;
 			break;
 		}
-		if (opt == '?' || opt == 'o' || opt == OPT_TIMELINE ||
-		    (opt == OPT_JOBS ? parse_jobs(&o, optarg) : parse_reader_option(&o, opt, optarg)) < 0)
+		if (opt == '?' || opt == ':') {
+			option_error(pc->name, OPTION_VOICE_PERL, opt, argv, long_options);
+			break;
+		}
+		if (opt == 'o' || opt == OPT_TIMELINE) {
+			/* flamekit collapse's, not the Perl tool's */
+			fprintf(stderr, "Unknown option: %s\n", opt == 'o' ? "output" : "timeline");
+			break;
+		}
+		if ((opt == OPT_JOBS ? parse_jobs(&o, optarg) : parse_reader_option(&o, opt, optarg)) < 0)
 			break;
 	}
 	free(long_options);
 	if (status == 0 || opt != -1) {
+		/* the Perl tool: GetOptions(...) or die $usage */
 		if (status != 0)
 			perl_collapser_usage(pc, stderr);
 		free(o.reader_options);
-		return status == 0 ? 0 : EXIT_BAD_INPUT;
+		return status == 0 ? 0 : EXIT_PERL_DIE;
 	}
 	o.files = argv + optind;
 	o.file_count = argc - optind;

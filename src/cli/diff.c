@@ -19,6 +19,7 @@
 #include "../writers/folded.h"
 #include "../writers/svg.h"
 #include "cli.h"
+#include "option_error.h"
 
 struct diff_options {
 	struct profile_difference_options difference;
@@ -68,7 +69,9 @@ static void diff_usage(FILE *out, bool perl_mode)
 		"  -s, --strip-hex     replace hex numbers (0x7f3a...) with 0x... so that\n"
 		"                      stacks differing only in addresses meet\n"
 		"      --svg           write the differential flame graph instead: widths\n"
-		"                      from AFTER, red grew, blue shrank\n"
+		"                      from AFTER; a frame's colour is the change of its\n"
+		"                      self time: red grew, blue shrank, white none (add\n"
+		"                      -n to compare recordings of different lengths)\n"
 		"      --colors diff-cb  with --svg: blue/orange, for colour-blind readers\n"
 		"      --negate        with --svg: swap the hues\n"
 		"      --title TEXT    with --svg: the graph's title\n"
@@ -155,11 +158,16 @@ static int diff_main(int argc, char **argv, bool perl_mode)
 	struct diff_options o = { .perl_mode = perl_mode };
 	svg_options__init(&o.graph);
 	optind = 0;
-	opterr = 1;
+	opterr = 0;
 	int opt;
+	/* difffolded.pl looks at the number of arguments first */
+	if (perl_mode && argc < 3) {
+		diff_usage(stderr, true);
+		return EXIT_BAD_INPUT;
+	}
 	/* difffolded.pl: Getopt::Std's "ns" (bundled, -ns), options first */
-	while ((opt = perl_mode ? getopt(argc, argv, "+hns")
-				: getopt_long(argc, argv, "hnso:", long_options, NULL)) != -1) {
+	while ((opt = perl_mode ? getopt(argc, argv, "+:hns")
+				: getopt_long(argc, argv, ":hnso:", long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'n': o.difference.normalize = true; break;
 		case 's': o.difference.strip_hex = true; break;
@@ -172,12 +180,12 @@ static int diff_main(int argc, char **argv, bool perl_mode)
 		case OPT_HELP:
 			diff_usage(perl_mode ? stderr : stdout, perl_mode);
 			return perl_mode ? EXIT_BAD_INPUT : 0;
-		default:
+		default: /* '?' and ':' */
+			option_error("diff", perl_mode ? OPTION_VOICE_PERL : OPTION_VOICE_FLAMEKIT, opt,
+				     argv, long_options);
 			if (perl_mode)
 				diff_usage(stderr, true);
-			else
-				fprintf(stderr, "flamekit: see `flamekit diff --help`\n");
-			return EXIT_BAD_INPUT;
+			return EXIT_BAD_INPUT;  /* difffolded.pl's usage() exits 2 too */
 		}
 	}
 	if (argc - optind != 2) {

@@ -25,6 +25,7 @@
 #include "../writers/svg.h"
 #include "../writers/svg_name_attributes.h"
 #include "cli.h"
+#include "option_error.h"
 
 struct flamegraph_options {
 	struct svg_options svg;
@@ -157,27 +158,37 @@ static void flamegraph_usage(FILE *out, bool perl_mode)
 		options_help);
 }
 
-/* A number for OPTION, or an error naming it. */
-static int parse_number(const char *option, const char *arg, double min, double *out)
+/* A number for OPTION, or an error naming it (in Getopt::Long's words for
+ * the personality: flamegraph.pl's GetOptions would have refused it). */
+static int parse_number(bool perl_mode, const char *option, const char *arg, double min, double *out)
 {
 	char *end;
 	errno = 0;
 	double v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || strchr(arg, 'x') || strchr(arg, 'X'))
+	if (errno || end == arg || *end || !isfinite(v) || strchr(arg, 'x') || strchr(arg, 'X')) {
+		if (perl_mode)
+			return fprintf(stderr, "Value \"%s\" invalid for option %s (real number expected)\n",
+				       arg, option), -1;
 		return error("--%s wants a number, not '%s'", option, arg);
+	}
 	if (v < min)
 		return error("--%s %s is too small: use at least %g", option, arg, min);
 	*out = v;
 	return 0;
 }
 
-static int parse_unsigned(const char *option, const char *arg, unsigned min, unsigned *out)
+static int parse_unsigned(bool perl_mode, const char *option, const char *arg, unsigned min,
+			  unsigned *out)
 {
 	char *end;
 	errno = 0;
 	long v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v > 1000000)
+	if (errno || end == arg || *end || v > 1000000) {
+		if (perl_mode && (errno || end == arg || *end))
+			return fprintf(stderr, "Value \"%s\" invalid for option %s (number expected)\n",
+				       arg, option), -1;
 		return error("--%s wants a whole number, not '%s'", option, arg);
+	}
 	if (v < (long)min)
 		return error("--%s %s is too small: use at least %u", option, arg, min);
 	*out = (unsigned)v;
@@ -207,19 +218,19 @@ static int parse_option(struct flamegraph_options *o, int opt, const char *arg)
 	struct svg_options *s = &o->svg;
 	switch (opt) {
 	case OPT_FONTTYPE: s->font_type = arg; return 0;
-	case OPT_WIDTH: return parse_unsigned("width", arg, 21, &s->width);
-	case OPT_HEIGHT: return parse_unsigned("height", arg, 1, &s->frame_height);
+	case OPT_WIDTH: return parse_unsigned(o->perl_mode, "width", arg, 21, &s->width);
+	case OPT_HEIGHT: return parse_unsigned(o->perl_mode, "height", arg, 1, &s->frame_height);
 	case OPT_ENCODING: s->encoding = arg; return 0;
-	case OPT_FONTSIZE: return parse_number("fontsize", arg, 0.01, &s->font_size);
-	case OPT_FONTWIDTH: return parse_number("fontwidth", arg, 0.01, &s->font_width);
+	case OPT_FONTSIZE: return parse_number(o->perl_mode, "fontsize", arg, 0.01, &s->font_size);
+	case OPT_FONTWIDTH: return parse_number(o->perl_mode, "fontwidth", arg, 0.01, &s->font_width);
 	case OPT_MINWIDTH: return parse_minwidth(o, arg);
 	case OPT_TITLE: s->title = *arg ? arg : NULL; return 0;
 	case OPT_SUBTITLE: s->subtitle = arg; return 0;
 	case OPT_NAMETYPE: s->name_type = arg; return 0;
 	case OPT_COUNTNAME: s->count_name = arg; return 0;
 	case OPT_NAMEATTR: o->name_attributes_path = arg; return 0;
-	case OPT_TOTAL: return parse_number("total", arg, 0, &s->total);
-	case OPT_FACTOR: return parse_number("factor", arg, -1e300, &s->factor);
+	case OPT_TOTAL: return parse_number(o->perl_mode, "total", arg, 0, &s->total);
+	case OPT_FACTOR: return parse_number(o->perl_mode, "factor", arg, -1e300, &s->factor);
 	case OPT_COLORS: s->colors = arg; return 0;
 	case OPT_BGCOLORS: s->bgcolors = arg; return 0;
 	case OPT_HASH: s->color_source.variation = SVG_COLOR_HASH; return 0;
@@ -321,7 +332,9 @@ static int flamegraph_run(struct flamegraph_options *o)
 		o->svg.color_source.random_state[1] = (unsigned short)(seed >> 16);
 		o->svg.color_source.random_state[2] = (unsigned short)(seed >> 32);
 	}
-	if (input_set__open(&set, o->files, o->file_count, !o->perl_mode) < 0)
+	if (o->perl_mode)
+		input_set__open_as_perl(&set, o->files, o->file_count);
+	else if (input_set__open(&set, o->files, o->file_count, true) < 0)
 		goto cleanup;
 	uint64_t ignored = 0;
 	bool differential = false;
@@ -390,11 +403,11 @@ static int flamegraph_main(int argc, char **argv, bool perl_mode)
 	struct flamegraph_options o = { .perl_mode = perl_mode, .palette_map_path = "palette.map" };
 	svg_options__init(&o.svg);
 	optind = 0;
-	opterr = 1;
+	opterr = 0;
 	int opt;
 	/* Perl's Getopt::Long takes -title as well as --title, abbreviations, and
 	 * options after file names: getopt_long_only with permutation does all. */
-	const char *shorts = perl_mode ? "" : "ho:";
+	const char *shorts = perl_mode ? ":" : ":ho:";
 	const struct option *table = perl_mode ? perl_long_options : long_options;
 	while ((opt = getopt_long_only(argc, argv, shorts, table, NULL)) != -1) {
 		if (opt == OPT_HELP || opt == 'h') {
@@ -403,13 +416,34 @@ static int flamegraph_main(int argc, char **argv, bool perl_mode)
 		}
 		if (opt == 'o')
 			opt = OPT_OUTPUT;
-		if (opt == '?' || (opt == OPT_OUTPUT && perl_mode) || parse_option(&o, opt, optarg) < 0) {
+		bool refused = opt == '?' || opt == ':';
+		if (refused)
+			option_error("flamegraph", perl_mode ? OPTION_VOICE_PERL : OPTION_VOICE_FLAMEKIT,
+				     opt, argv, table);
+		else if (opt == OPT_OUTPUT && perl_mode)
+			fprintf(stderr, "Unknown option: output\n");  /* flamekit's, not flamegraph.pl's */
+		if (refused || (opt == OPT_OUTPUT && perl_mode) || parse_option(&o, opt, optarg) < 0) {
+			/* flamegraph.pl: GetOptions(...) or usage(), which dies */
 			if (perl_mode)
 				flamegraph_usage(stderr, true);
-			else
+			else if (!refused)
 				fprintf(stderr, "flamekit: see `flamekit flamegraph --help`\n");
-			return EXIT_BAD_INPUT;
+			return perl_mode ? EXIT_PERL_DIE : EXIT_BAD_INPUT;
 		}
+	}
+	if (perl_mode && o.svg.notes && strpbrk(o.svg.notes, "<>")) {
+		/* flamegraph.pl dies on these before it reads; a comment could
+		 * hold them, so `flamekit flamegraph` draws the graph */
+		fprintf(stderr, "Notes string can't contain < or > at flamegraph.pl line 228.\n");
+		return EXIT_PERL_DIE;
+	}
+	const char *gradient_start, *gradient_stop;
+	if (perl_mode && !svg_color__background(o.svg.bgcolors, o.svg.colors, &gradient_start,
+						&gradient_stop)) {
+		/* flamegraph.pl dies on it before reading, too */
+		fprintf(stderr, "Unrecognized bgcolor option \"%s\" at flamegraph.pl line 271.\n",
+			o.svg.bgcolors);
+		return EXIT_PERL_DIE;
 	}
 	o.files = argv + optind;
 	o.file_count = argc - optind;

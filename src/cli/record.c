@@ -13,6 +13,7 @@
  * written by lib/output's rules) and writers/outdir.h.
  */
 #include "cli.h"
+#include "option_error.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -629,12 +630,9 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 		case 'h':
 			record_usage(stdout);
 			return 1;
-		case ':':
-			return error("option %s needs a value; see flamekit record --help",
-				     argv[optind - 1]);
-		default:
-			return error("unknown option %s; see flamekit record --help",
-				     argv[optind - 1]);
+		default: /* '?' and ':' */
+			return option_error("record", OPTION_VOICE_FLAMEKIT, opt, argv,
+					    record_long_options);
 		}
 		if (opt > OPT_OFF_CPU && !o->off_cpu_option)
 			o->off_cpu_option = long_option_name(opt);
@@ -916,8 +914,11 @@ static int record_run(struct record_options *o)
 		profile__set_time(profile, &(struct profile_time){ o->sampler.slice_ns,
 								   o->sampler.start_ns });
 
-	if (write_output(o, started, profile, header.data) < 0)
+	int written = write_output(o, started, profile, header.data);
+	if (written < 0) {
+		status = exit_status_of_write(written);
 		goto cleanup;
+	}
 
 	if (o->sampler.all_time)
 		fprintf(stderr, "flamekit: %" PRIu64 " samples and blocks, %" PRIu64 " us off CPU, "

@@ -18,6 +18,7 @@
 #include "../writers/html.h"
 #include "../writers/writer.h"
 #include "cli.h"
+#include "option_error.h"
 
 struct view_options {
 	const char *output;        /* -o FILE; NULL = stdout */
@@ -52,8 +53,9 @@ static void view_usage(FILE *out)
 		"heat map of their time slices (seconds across, slices down): drag to draw\n"
 		"a range, Shift+drag a second range for their difference. With FILE2, the\n"
 		"page draws the difference of FILE (before) and FILE2 (after), paths that\n"
-		"vanished in FILE2 kept and hatched. FILEs are timed folded, folded, or\n"
-		"anything `flamekit collapse` reads.\n\n"
+		"vanished in FILE2 kept and hatched, each frame coloured by the change of\n"
+		"its self time as `flamekit diff -n --svg` colours it. FILEs are timed\n"
+		"folded, folded, or anything `flamekit collapse` reads.\n\n"
 		"options:\n"
 		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
 		"      --title TEXT    the page's title\n"
@@ -128,8 +130,8 @@ static int view_run(struct view_options *o)
 		o->html.after_name = slash1 ? slash1 + 1 : o->files[1];
 	}
 	const struct writer_options write = { .title = o->title, .format = &o->html };
-	status = writer__write_file(writer__find("html"), diff ? diff : first, &write, o->output) < 0
-			 ? 1 : 0;
+	status = exit_status_of_write(writer__write_file(writer__find("html"), diff ? diff : first,
+							 &write, o->output));
 cleanup:
 	profile__free(first);
 	profile__free(second);
@@ -142,8 +144,8 @@ int cmd_view(int argc, char **argv)
 	struct view_options o = { .html = { .palette = "hot" } };
 	int opt;
 	optind = 0;
-	opterr = 1;
-	while ((opt = getopt_long(argc, argv, "o:h", long_options, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:h", long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'o': o.output = optarg; break;
 		case OPT_TITLE: o.title = optarg; break;
@@ -162,7 +164,9 @@ int cmd_view(int argc, char **argv)
 			break;
 		case 'h':
 		case OPT_HELP: view_usage(stdout); return 0;
-		default: view_usage(stderr); return EXIT_BAD_INPUT;
+		default: /* '?' and ':' */
+			option_error("view", OPTION_VOICE_FLAMEKIT, opt, argv, long_options);
+			return EXIT_BAD_INPUT;
 		}
 	}
 	o.files = argv + optind;

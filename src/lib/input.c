@@ -397,12 +397,15 @@ uint64_t input__file_size(const struct input *in)
 	return (uint64_t)st.st_size;
 }
 
-int input_set__open(struct input_set *set, char *const *files, int file_count, bool with_progress)
+static int open_set(struct input_set *set, char *const *files, int file_count, bool with_progress,
+		    bool skip_unopenable)
 {
 	*set = (struct input_set){ 0 };
 	set->inputs = fk_calloc((size_t)(file_count ? file_count : 1), sizeof(*set->inputs));
 	for (int i = 0; i < (file_count ? file_count : 1); i++) {
 		if (input__open(&set->inputs[set->count], file_count ? files[i] : "-") < 0) {
+			if (skip_unopenable)
+				continue;
 			input_set__close(set);
 			return -1;
 		}
@@ -417,6 +420,16 @@ int input_set__open(struct input_set *set, char *const *files, int file_count, b
 			input__set_progress(set->inputs[i], set->progress);
 	}
 	return 0;
+}
+
+int input_set__open(struct input_set *set, char *const *files, int file_count, bool with_progress)
+{
+	return open_set(set, files, file_count, with_progress, false);
+}
+
+void input_set__open_as_perl(struct input_set *set, char *const *files, int file_count)
+{
+	open_set(set, files, file_count, false, true);
 }
 
 void input_set__done_reading(struct input_set *set)

@@ -73,6 +73,10 @@ struct input_set {
 
 /* 0, or -1 after printing why (nothing is left open). */
 int input_set__open(struct input_set *set, char *const *files, int file_count, bool with_progress);
+/* As Perl's <> reads the files of a FlameGraph tool (the personalities): one
+ * that cannot be opened is reported and skipped, and the rest are read (no
+ * progress line). set->count may be 0. */
+void input_set__open_as_perl(struct input_set *set, char *const *files, int file_count);
 void input_set__done_reading(struct input_set *set);
 void input_set__close(struct input_set *set);
 

@@ -16,6 +16,13 @@
  * @[comm, kstack] prints them ("@[fk-burn, "): it prints nothing for such a
  * map. `flamekit collapse bpftrace` reads them, with that key part as the
  * root frame, and says so.
+ *
+ * `flamekit collapse bpftrace` makes stacks of functions, as the other
+ * collapsers do: the ", " line between two stacks of a key is no frame,
+ * and a frame's "+OFFSET" is cut ("Perl_pp_sin+212" is Perl_pp_sin). So
+ * @[kstack, ustack, comm] of a task in user space, whose kstack is empty
+ * ("@[, "), gives "comm;main;...;leaf", not a leaf frame ", " under every
+ * offset of every function, as the Perl tool's lines have it.
  */
 #include "bpftrace.h"
 
@@ -107,6 +114,20 @@ static enum opening opening_of(struct span line, bool perl_mode, struct span *ke
 	return key->len ? OPENS_WITH_KEY : OPENS_EMPTY_FIRST;
 }
 
+/* A frame line as flamekit names the function: "name+123" is name; the
+ * ", " between two stacks of one key is none (false). */
+static bool function_of_frame(struct span *f)
+{
+	if (span_eq(*f, ",") || span_eq(*f, ", "))
+		return false;
+	size_t digits = 0;
+	while (digits < f->len && is_digit((unsigned char)f->p[f->len - 1 - digits]))
+		digits++;
+	if (digits && digits + 1 < f->len && f->p[f->len - 1 - digits] == '+')
+		f->len -= digits + 1;
+	return true;
+}
+
 /* Builds the stack of an entry from its kept lines: the opening line, the
  * frames, and last the key part of the closing line. */
 static size_t build_entry(struct stack_builder *sb, struct entry_memo *memo, bool perl_mode,
@@ -115,14 +136,13 @@ static size_t build_entry(struct stack_builder *sb, struct entry_memo *memo, boo
 	struct span line, first_key = { "", 0 }, key;
 	entry_memo__next_kept(memo, &line);
 	enum opening how = opening_of(line, perl_mode, &first_key);
-	if (how == OPENS_EMPTY_FIRST)
-		stack_builder__unshift(sb, ", ", 2); /* the separator other entries have */
 	struct span prev = { NULL, 0 };
 	bool have_prev = false;
 	while (entry_memo__next_kept(memo, &line)) {
 		if (have_prev) {
 			struct span f = trim_leading_space(prev);
-			stack_builder__unshift(sb, f.p, f.len);
+			if (perl_mode || function_of_frame(&f))
+				stack_builder__unshift(sb, f.p, f.len);
 		}
 		prev = line;
 		have_prev = true;
@@ -262,7 +282,7 @@ int bpftrace_reader__read(struct read_context *ctx, struct input *const *inputs,
 	if (keyed && !err)
 		fprintf(stderr, "flamekit: read %llu map entr%s that stackcollapse-bpftrace.pl drops: "
 			"\"@[KEY, \" (e.g. @[comm, kstack]) with KEY as the root frame, "
-			"\"@[, \" (an empty first stack) with \", \" as the leaf frame\n",
+			"\"@[, \" (an empty first stack)\n",
 			(unsigned long long)keyed, keyed == 1 ? "y" : "ies");
 	return err;
 }

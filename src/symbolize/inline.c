@@ -3,7 +3,6 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <libiberty/demangle.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "../lib/index_table.h"
 #include "../lib/xalloc.h"
 #include "debuginfo.h"
+#include "demangle.h"
 
 struct module {
 	char *path;
@@ -91,7 +91,7 @@ static struct module *open_module(struct inline_resolver *r, const char *path)
 
 static void append_demangled(struct buf *out, const char *name)
 {
-	char *d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+	char *d = demangle(name);
 	buf__append(out, d ? d : name, strlen(d ? d : name));
 	free(d);
 }

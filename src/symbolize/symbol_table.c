@@ -1,11 +1,11 @@
 #include "symbol_table.h"
 
 #include <gelf.h>
-#include <libiberty/demangle.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/xalloc.h"
+#include "demangle.h"
 
 void symbol_table__add(struct symbol_table *t, uint64_t addr, uint64_t size, const char *name,
 		       unsigned char binding)
@@ -101,11 +101,14 @@ const char *symbol__name(struct symbol *s)
 {
 	if (!s->demangle_tried) {
 		s->demangle_tried = true;
-		if (s->name[0] == '_' && s->name[1] == 'Z')
-			s->demangled = cplus_demangle(s->name, DMGL_PARAMS | DMGL_ANSI);
 		/* "clock_gettime@@GLIBC_2.17" (a .symtab's versioned name): the name */
-		else if (s->name[0] != '@' && strchr(s->name, '@'))
-			s->demangled = fk_memdup(s->name, strcspn(s->name, "@"));
+		size_t versioned = s->name[0] != '@' ? strcspn(s->name, "@") : strlen(s->name);
+		char *unversioned = s->name[versioned] ? fk_memdup(s->name, versioned) : NULL;
+		s->demangled = demangle(unversioned ? unversioned : s->name);
+		if (s->demangled)
+			free(unversioned);
+		else
+			s->demangled = unversioned;
 	}
 	return s->demangled ? s->demangled : s->name;
 }

@@ -55,7 +55,8 @@ void symbol_table__sort(struct symbol_table *t);
 struct symbol *symbol_table__find(const struct symbol_table *t, uint64_t addr);
 void symbol_table__release(struct symbol_table *t);
 
-/* The name to show: C++ demangled, a .symtab version suffix ("@@GLIBC_2.17") cut. */
+/* The name to show: C++ and Rust demangled (demangle.h), a .symtab version
+ * suffix ("@@GLIBC_2.17") cut. */
 const char *symbol__name(struct symbol *s);
 
 #endif

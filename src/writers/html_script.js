@@ -121,7 +121,7 @@
 				width[i] = a.total[i] / at + b.total[i] / bt;
 				self[i] = a.self[i] / at + b.self[i] / bt;
 			}
-			G = Object.assign(main, { width, self, a: a.total, b: b.total, at, bt, diff: true });
+			G = Object.assign(main, { width, self, a: a.total, b: b.total, aSelf: a.self, bSelf: b.self, at, bt, diff: true });
 		} else {
 			const v = valuesOf(state.range, 1);
 			G = Object.assign(main, { width: v.total, self: v.self, diff: false });
@@ -179,6 +179,15 @@
 	if (D.columns !== 2) cbButton.hidden = true;
 
 	// --- colours -----------------------------------------------------------------------------
+	// The difference's colours, by the rule of svg_colors.h (the SVG's, and
+	// `flamekit diff -n --svg`'s colour for colour): a frame's colour is the
+	// change of its self time, after minus before scaled to after's total as
+	// difffolded -n scales it, against the largest change (at least 1); a
+	// frame with no self time is white however its total changed.
+	function selfDelta(T, node) {
+		const a = T.aSelf[node], scaled = T.at !== T.bt ? Math.trunc(a * T.bt / T.at) : a;
+		return T.bSelf[node] - scaled;
+	}
 	// flamegraph.pl's differential colours (svg_colors.c svg_color__difference)
 	function diffColor(delta, max) {
 		let r = 255, g = 255, b = 255;
@@ -236,11 +245,23 @@
 	function nodeColor(T, node) {
 		if (node === 0) return "rgb(250,200,100)";
 		if (matchedFrames && matchedFrames[T.frame[node]]) return MATCH;
-		if (T.diff) {
-			const delta = T.b[node] / T.bt - T.a[node] / T.at;
-			return diffColor(delta, T.maxDelta || 1);
-		}
+		if (T.diff) return diffColor(selfDelta(T, node), T.maxDelta);
 		return colors[T.frame[node]];
+	}
+	// Black or white, whichever stands out more on a fill "rgb(r,g,b)" or
+	// "#rrggbb" (WCAG's contrast of relative luminances): white on the
+	// deepest blues of a difference, black on the rest.
+	const labelColors = new Map();
+	function labelColor(fill) {
+		let c = labelColors.get(fill);
+		if (c) return c;
+		const v = fill[0] === "#" ? [1, 3, 5].map((i) => parseInt(fill.substr(i, 2), 16))
+			: fill.slice(4, -1).split(",").map(Number);
+		const [r, g, b] = v.map((x) => { x /= 255; return x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+		const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+		c = (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? "#000" : "#fff";
+		labelColors.set(fill, c);
+		return c;
 	}
 	let charWidth = 7.2;
 	function paint(canvas, L, inverted, selected) {
@@ -259,7 +280,8 @@
 		for (const [x, w, row, node] of L.rects) {
 			const y = inverted ? 2 + row * ROW : height - 2 - (row + 1) * ROW;
 			ctx.globalAlpha = row < L.ancestors ? 0.5 : 1;
-			ctx.fillStyle = nodeColor(L.T, node);
+			const fill = nodeColor(L.T, node);
+			ctx.fillStyle = fill;
 			ctx.fillRect(x, y, Math.max(w - 0.5, 0.5), ROW - 1);
 			if (L.T.diff && node && L.T.b[node] === 0) {  // vanished in AFTER: hatched
 				ctx.strokeStyle = "rgba(0,0,0,0.6)";
@@ -278,7 +300,7 @@
 				if (L.T.diff && node && L.T.b[node] === 0) label += " (vanished)";
 				else if (L.T.diff && node && L.T.a[node] === 0) label += " (new)";
 				if (label.length > chars) label = label.slice(0, chars - 2) + "..";
-				ctx.fillStyle = "#000";
+				ctx.fillStyle = row < L.ancestors ? "#000" : labelColor(fill);  // (ancestors: half-faded)
 				ctx.fillText(label, x + 3, y + ROW / 2);
 			}
 			if (node === selected && row >= L.ancestors) {
@@ -320,9 +342,9 @@
 	}
 	function drawGraph() {
 		if (G.diff) {
-			let max = 0;
-			for (let i = 1; i < N; i++) max = Math.max(max, Math.abs(G.b[i] / G.bt - G.a[i] / G.at));
-			G.maxDelta = max || 1;
+			let max = 1;
+			for (let i = 1; i < N; i++) max = Math.max(max, Math.abs(selfDelta(G, i)));
+			G.maxDelta = max;
 		}
 		const L = layout(G, state.zoom, flame.clientWidth || graphView.clientWidth || 1200);
 		paint(flame, L, state.icicle, state.selected);
@@ -735,7 +757,7 @@
 		if (heatDirty) details.textContent = "";  // new values (a range): what it said is stale
 		if (timed && heatDirty) drawHeat();
 		heatDirty = false;
-		info.textContent = `${fmt(G.diff ? G.b[0] : G.width[0])} ${unit}` + (G.diff ? ` after, ${fmt(G.a[0])} before; widths are the mean of the two shares, red grew, blue shrank, hatched vanished` : "");
+		info.textContent = `${fmt(G.diff ? G.b[0] : G.width[0])} ${unit}` + (G.diff ? ` after, ${fmt(G.a[0])} before; widths are the mean of the two shares; colours are the change of self time (before scaled to after's total): red grew, blue shrank, hatched vanished` : "");
 		writeHash();
 	}
 	readHash();

@@ -39,7 +39,8 @@ struct outdir_subject {
 int outdir__prepare(const char *dir);
 /* Writes the flame graph (with graph's options; NULL: the SVG writer's
  * defaults), then (when that succeeded) the folded stacks, and says
- * "wrote ..." on stderr. 0, or -1 after an error message. */
+ * "wrote ..." on stderr. 0, or writer__write_file()'s failure (after an
+ * error message). */
 int outdir__write(const char *dir, time_t started, const struct outdir_subject *subject,
 		  const struct profile *profile, const struct writer_options *graph);
 

@@ -49,7 +49,16 @@ void svg_color__frame(const char *palette, struct svg_color_source *source,
 
 /* A differential frame: red grew, blue shrank, white unchanged, scaled by
  * the largest change; negate swaps the hues. colorblind: orange for grew
- * and blue for shrank (--colors=diff-cb). */
+ * and blue for shrank (--colors=diff-cb).
+ *
+ * The difference colour rule, flamegraph.pl's, for every difference
+ * flamekit draws: delta is the change of the frame's self time (after -
+ * before of the stacks that end at it: flame_layout's delta) and max_delta
+ * the largest |delta| of any frame, at least 1; a frame with no self time
+ * is white. The view's page (html_script.js selfDelta() and diffColor())
+ * draws by the same rule, with before scaled to after's total as diff -n
+ * scales it; tests/browser/view.mjs (view-diff-colour-rule) holds the two
+ * to the same colour, frame for frame. */
 void svg_color__difference(double delta, double max_delta, bool negate, bool colorblind,
 			   char out[SVG_COLOR_SIZE]);
 

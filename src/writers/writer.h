@@ -37,10 +37,13 @@ const struct writer *writer__for_path(const char *path);
 /*
  * Writes p with w (options NULL: its defaults) to path
  * (NULL or "-": standard output) by lib/output's rules, compressed when the
- * name ends in ".gz" (output__open_by_name()). Returns 0, or -1 after an
- * error message; a failure leaves no half-written file where a whole one
- * could have been put.
+ * name ends in ".gz" (output__open_by_name()). Returns 0, or after an error
+ * message WRITE_FILE_UNUSABLE when path cannot be opened (nothing was
+ * written: a mistake in the command line) or the writer refused its
+ * options, and WRITE_FILE_FAILED when writing it failed; a failure leaves
+ * no half-written file where a whole one could have been put.
  */
+enum { WRITE_FILE_FAILED = -1, WRITE_FILE_UNUSABLE = -2 };
 int writer__write_file(const struct writer *w, const struct profile *p,
 		       const struct writer_options *options, const char *path);
 extern const struct writer writers[];

@@ -48,10 +48,10 @@ int writer__write_file(const struct writer *w, const struct profile *p,
 	struct output *out;
 
 	if (output__open_by_name(&out, path) < 0)
-		return -1;
+		return WRITE_FILE_UNUSABLE;
 	if (w->write(p, output__stream(out), options) < 0) {
 		output__abort(out);
-		return -1;
+		return WRITE_FILE_UNUSABLE;
 	}
-	return output__commit(out);
+	return output__commit(out) < 0 ? WRITE_FILE_FAILED : 0;
 }

@@ -223,6 +223,50 @@ export function viewTests(h) {
 		await page.close();
 	});
 
+	// Pixels of frame f's label band (its left part, where the label is
+	// drawn) that are light (every channel >= 200) and dark (every one <= 80).
+	async function labelInk(page, f, id = "flame") {
+		return page.evaluate(({ id, x, y, w }) => {
+			const c = document.getElementById(id), r = c.getBoundingClientRect(), d = window.devicePixelRatio || 1;
+			const left = Math.round((x - r.left + 3) * d), top = Math.round((y - r.top - window.scrollY + 3) * d);
+			const p = c.getContext("2d").getImageData(left, top, Math.round(Math.min(w - 8, 80) * d), Math.round(9 * d)).data;
+			let light = 0, dark = 0;
+			for (let i = 0; i < p.length; i += 4) {
+				if (p[i] >= 200 && p[i + 1] >= 200 && p[i + 2] >= 200) light++;
+				if (p[i] <= 80 && p[i + 1] <= 80 && p[i + 2] <= 80) dark++;
+			}
+			return { light, dark };
+		}, { id, x: f.x, y: f.y, w: f.w });
+	}
+
+	test("view-diff-colour-rule", async () => {
+		// One rule for both difference views: a frame is coloured by the
+		// change of its self time, before scaled to after's total, as
+		// `flamekit diff -n --svg` colours it, frame for frame. grow's total
+		// grew 443 -> 904 with no self time: white in both.
+		const before = "main;grow;leaf 443\nmain;shrink 600\nmain;same 100\nmain;mixed 50\nmain;mixed;kid 20\n";
+		const after = "main;grow;leaf 904\nmain;shrink 100\nmain;same 100\nmain;mixed 80\nmain;mixed;kid 10\n";
+		const page = await open(view("colour-rule", [[".folded", before], [".folded", after]]));
+		const svg = flamekit(["diff", "-n", "--svg", join(scratch, "colour-rule-0.folded"), join(scratch, "colour-rule-1.folded")]).toString();
+		const drawn = await frames(page);
+		const fills = {};
+		for (const name of ["main", "grow", "leaf", "shrink", "same", "mixed", "kid"]) {
+			const m = new RegExp(`<title>${name} \\([^<]*</title><rect [^>]*fill="(rgb\\([0-9,]+\\))"`).exec(svg);
+			expect(m, `no ${name} in diff --svg's SVG`);
+			fills[name] = await corner(page, the(drawn, name));
+			expect(fills[name] === m[1], `${name} is ${fills[name]} in the view, ${m[1]} in diff -n --svg`);
+		}
+		expect(fills.grow === "rgb(255,255,255)", `grow, with no self time, is ${fills.grow}`);
+		expect(fills.shrink === "rgb(0,0,255)", `shrink, the largest change, is ${fills.shrink}`);
+		// labels stand out: white on the deep blue, black on red and white
+		const onBlue = await labelInk(page, the(drawn, "shrink")), onRed = await labelInk(page, the(drawn, "leaf"));
+		const onWhite = await labelInk(page, the(drawn, "grow"));
+		expect(onBlue.light > 20 && onBlue.dark === 0, `shrink's label on blue: ${JSON.stringify(onBlue)} light and dark pixels, expected white ink`);
+		expect(onRed.dark > 20, `leaf's label on red: ${JSON.stringify(onRed)}, expected black ink`);
+		expect(onWhite.dark > 20, `grow's label on white: ${JSON.stringify(onWhite)}, expected black ink`);
+		await page.close();
+	});
+
 	test("view-colors", async () => {
 		// a frame has the SVG's colour for the same name and palette
 		const svg = execFileSync(join(build, "flamekit"), ["flamegraph", join(scratch, "nested-0.folded")]).toString();

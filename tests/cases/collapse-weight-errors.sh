@@ -13,4 +13,4 @@ flamekit collapse perf --weight period tracepoint.perf; echo "exit $?"
 flamekit collapse perf --weight samples tracepoint.perf; echo "exit $?"
 stackcollapse-perf --weight samples "$DATA/periods.perf" 2> weight.err; echo "stackcollapse-perf --weight samples: exit $?"
 stackcollapse-perf --bogus "$DATA/periods.perf" 2> bogus.err
-sed 's/--bogus/--weight/' bogus.err | cmp - weight.err && echo "refused as --bogus is: $(head -n 1 weight.err)"
+sed 's/bogus/weight/' bogus.err | cmp - weight.err && echo "refused as --bogus is: $(head -n 1 weight.err)"

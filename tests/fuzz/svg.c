@@ -181,11 +181,15 @@ static void decode_json_string(const char **s, struct buf *out)
 }
 
 /* The script's configuration starts {"nametype":"...","countname":"...",
- * with the strings as given (control characters escaped). */
-static void check_config(const char *script, const struct svg_options *o)
+ * with the strings as given (control characters escaped); without a count
+ * name, the writer names the profile's unit. */
+static void check_config(const char *script, const struct svg_options *o,
+			 const struct profile *profile)
 {
 	static const char *const keys[2] = { "{\"nametype\":\"", ",\"countname\":\"" };
-	const char *given[2] = { o->name_type, o->count_name };
+	const char *given[2] = { o->name_type,
+				 o->count_name ? o->count_name
+					       : profile_unit__name(profile__unit(profile)) };
 	const char *p = strstr(script, "var flamekit_config = ");
 	if (!p)
 		violation("no flamekit_config in the script");
@@ -292,8 +296,8 @@ static void check_frame(const xmlNode *n)
 	}
 }
 
-static void check_svg(const char *svg, size_t len, const struct svg_options *o, int status,
-		      const struct svg_result *result)
+static void check_svg(const char *svg, size_t len, const struct svg_options *o,
+		      const struct profile *profile, int status, const struct svg_result *result)
 {
 	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
 	first_error[0] = '\0';
@@ -356,7 +360,7 @@ static void check_svg(const char *svg, size_t len, const struct svg_options *o, 
 		violation("no <script>");
 	if (!c->children || c->children->type != XML_CDATA_SECTION_NODE || skip_space(c->children->next))
 		violation("the <script> is not one CDATA section");
-	check_config((const char *)c->children->content, o);
+	check_config((const char *)c->children->content, o, profile);
 	c = skip_space(c->next);
 	if (!is_element(c, "rect") || c->children)
 		violation("no background <rect>");
@@ -557,7 +561,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	svg_text = svg;
 	if (status < 0)
 		violation("the writer refused options that flamegraph accepts");
-	check_svg(svg, svg_len, &o, status, &result);
+	check_svg(svg, svg_len, &o, p, status, &result);
 	svg_text = NULL;
 
 	free(svg);
