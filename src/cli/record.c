@@ -29,6 +29,7 @@
 
 #include "../lib/buf.h"
 #include "../lib/error.h"
+#include "../lib/output.h"
 #include "../lib/slice_length.h"
 #include "../lib/xalloc.h"
 #include "../profile/profile.h"
@@ -669,8 +670,11 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 		return -1;
 	if (pick_writer(o) < 0 || check_timeline(o) < 0)
 		return -1;
-	/* --outdir is where an operator's runs collect: made if missing, and
-	 * checked before sampling, not after */
+	/* Every file written at the end is checked now, before sampling (and
+	 * before a command runs): a recording is not to be lost to a path.
+	 * --outdir is where an operator's runs collect: made if missing. */
+	if (o->output_path && output__check(o->output_path) < 0)
+		return -1;
 	if (o->outdir && outdir__prepare(o->outdir) < 0)
 		return -1;
 	return 0;
