@@ -1164,6 +1164,212 @@ record_test_cleanup() {
 	[[ -s $left ]] && kill "$(cat "$left")" 2> /dev/null
 }
 
+# record_wait PID: waits for a flamekit started in the background (at most
+# $record_guard s: a hang, not slowness; then it is killed) and sets
+# record_rc to its exit status, or "hang".
+record_wait() {
+	local tries
+	for ((tries = 0; tries < record_guard * 20; tries++)); do
+		kill -0 "$1" 2> /dev/null || break
+		sleep 0.05
+	done
+	if ((tries == record_guard * 20)); then
+		kill -KILL "$1"
+		wait "$1"
+		record_rc=hang
+		return
+	fi
+	wait "$1"
+	record_rc=$?
+}
+
+# The kernel's bound on -F, read anew for each run: the kernel lowers it
+# when its sampling interrupts take too long.
+record_max_rate() { cat /proc/sys/kernel/perf_event_max_sample_rate; }
+
+# At the kernel's highest rate, with copied stacks (the default on x86-64,
+# where user space falls behind): a run of 1 s ends on its own and one
+# without a duration at SIGINT, each with whole folded stacks and its
+# summary; what could not be unwound in time is dropped and counted as
+# lost, not made up for by running on (before, 1 s at 100000 Hz took 140 s,
+# and SIGINT went unseen). A kernel that lowered its bound meanwhile gets
+# back the value it had.
+record_test_high_rate() {
+	local before; before=$(record_max_rate)
+	local id problems
+	if record_run high-rate -F "$(record_max_rate)" -f 1; then
+		record_judge high-rate "$(record_check_high_rate high-rate)"
+	fi
+	if record_start high-rate-sigint -F "$(record_max_rate)" -f; then
+		sleep 1
+		record_finish
+		[[ -n ${record_done[high-rate-sigint]:-} ]] &&
+			record_judge high-rate-sigint "$(record_check_high_rate high-rate-sigint)"
+	fi
+	(( $(record_max_rate) < before )) && echo "$before" > /proc/sys/kernel/perf_event_max_sample_rate
+}
+
+# What is wrong with the output of a run at the highest rate.
+record_check_high_rate() { # id
+	local out=$record_dir/$1.out err=$record_dir/$1.err
+	[[ -s $out ]] && "$BUILD/flamekit" collapse folded "$out" > /dev/null 2>&1 ||
+		echo "no whole folded stacks: $(head -c 200 "$out"); "
+	grep -q '^flamekit: [0-9]* samples, [0-9]* distinct stacks in [0-9.]* s; [0-9]* lost$' "$err" ||
+		echo "no summary: $(tail -n 2 "$err" | tr '\n' ' '); "
+}
+
+# Ctrl-C twice: the first ends sampling, the second aborts at once, even
+# while flamekit waits to write (here for a reader of the FIFO it writes,
+# which never comes) and though a background job of a script starts with
+# SIGINT ignored; it dies of SIGINT, and nothing is written. The second is
+# sent once flamekit has taken the first (no longer pending), else the two
+# would be one.
+record_test_second_sigint() {
+	local fifo=$record_dir/second.folded
+	rm -f "$fifo" && mkfifo "$fifo"
+	record_start second-sigint -F $record_hz -o "$fifo" || return
+	local pid=${record_running[second-sigint]} tries rc
+	unset "record_running[second-sigint]"
+	kill -INT "$pid"
+	for ((tries = 0; tries < record_guard * 20; tries++)); do
+		local pending
+		pending=$(awk '/^ShdPnd:/ { print $2 }' "/proc/$pid/status" 2> /dev/null) || break
+		(( (16#${pending:-0} & 2) == 0 )) && break
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	record_wait "$pid"
+	rc=$record_rc
+	if [[ $rc == hang ]]; then
+		record_fail second-sigint "flamekit record went on after a second SIGINT: killed $record_guard s later"
+	elif [[ $rc != 130 ]]; then
+		record_fail second-sigint "exit $rc after a second SIGINT, expected death by SIGINT (130): $(tail -n 2 "$record_dir/second-sigint.err" | tr '\n' ' ')"
+	elif compgen -G "$record_dir/.second.folded.*" > /dev/null; then
+		record_fail second-sigint "a temporary file left: $(compgen -G "$record_dir/.second.folded.*")"
+	else
+		record_pass second-sigint
+	fi
+	rm -f "$fifo"
+}
+
+# -p without a duration ends by itself once its process has exited, says
+# so, and writes what it sampled (perf record -p does the same; before, it
+# ran until killed)
+record_test_pid_exit() {
+	record_spawn fk-pid-exit "$(record_exe fk-pid-exit)" 1 || return
+	local pid=${record_spawned[fk-pid-exit]} flamekit rc
+	record_start pid-exit -F $record_hz -f -p "$pid" || return
+	flamekit=${record_running[pid-exit]}
+	unset "record_running[pid-exit]"
+	kill -CONT "$pid"
+	wait "$pid"
+	unset "record_spawned[fk-pid-exit]"
+	record_wait "$flamekit"
+	rc=$record_rc
+	if [[ $rc == hang ]]; then
+		record_fail pid-exit "flamekit record -p $pid went on after its process exited: killed $record_guard s later"
+	elif [[ $rc != 0 ]]; then
+		record_fail pid-exit "exit $rc: $(tail -n 2 "$record_dir/pid-exit.err" | tr '\n' ' ')"
+	else
+		local problems=""
+		grep -qx "flamekit: PID $pid has exited: the recording ends" "$record_dir/pid-exit.err" ||
+			problems="stderr does not say that PID $pid exited: $(tr '\n' ' ' < "$record_dir/pid-exit.err" | head -c 300); "
+		problems+=$(record_check_samples "$record_dir/pid-exit.out" fk-pid-exit "$(record_cpu "$record_dir/fk-pid-exit.cpu" fk-pid-exit)")
+		record_judge pid-exit "$problems"
+	fi
+}
+
+# A recording with no samples (-p of a process that only sleeps: it ends
+# when the process does; at 1 Hz, lest its exit be sampled) says why, in
+# flamekit's words, in every output: the SVG's message (not flamegraph.pl's
+# "No valid input provided"), a WARNING line in the report (bcc's way, which
+# collapse bcc reads past), the page's note, and a warning on stderr, the
+# one place folded stacks have for it (a line of text in them would be a
+# bad line to every reader); exit 0
+record_test_no_samples() {
+	sleep 4 &
+	local sleeper=$! id flamekits=() ids=(no-samples-svg no-samples-report no-samples-html no-samples-folded)
+	local -A outputs=([no-samples-svg]=-o"$record_dir/idle.svg" [no-samples-report]=-o"$record_dir/idle.txt"
+		[no-samples-html]=-o"$record_dir/idle.html" [no-samples-folded]=-f)
+	for id in "${ids[@]}"; do
+		if record_start "$id" -F 1 -p "$sleeper" "${outputs[$id]}"; then
+			flamekits+=("$id:${record_running[$id]}")
+			unset "record_running[$id]"
+		fi
+	done
+	wait "$sleeper"
+	local entry rc why="did not run on a CPU while sampled (idle? flamekit record --off-cpu shows where it waits)"
+	for entry in "${flamekits[@]}"; do
+		id=${entry%%:*}
+		record_wait "${entry#*:}"
+		rc=$record_rc
+		local err=$record_dir/$id.err problems=""
+		[[ $rc == 0 ]] || problems="exit $rc: $(tail -n 2 "$err" | tr '\n' ' '); "
+		grep -qx "flamekit: warning: no samples: PID $sleeper $why" "$err" ||
+			problems+="stderr does not say why: $(tail -n 2 "$err" | tr '\n' ' '); "
+		case $id in
+		no-samples-svg)
+			grep -qF ">No samples: PID $sleeper $why</text>" "$record_dir/idle.svg" && ! grep -q flamegraph.pl "$record_dir/idle.svg" ||
+				problems+="idle.svg says: $(grep -o '<text[^>]*>[^<]*' "$record_dir/idle.svg" | head -n 2 | tr '\n' ' '); " ;;
+		no-samples-report)
+			[[ $(cat "$record_dir/idle.txt") == "WARNING: No samples: PID $sleeper $why" ]] ||
+				problems+="idle.txt says: $(head -c 300 "$record_dir/idle.txt"); " ;;
+		no-samples-html)
+			grep -qF "\"note\":\"No samples: PID $sleeper $why\"" "$record_dir/idle.html" ||
+				problems+="idle.html has no note: $(grep -o '"v":1[^]]*' "$record_dir/idle.html" | head -c 300); " ;;
+		no-samples-folded)
+			[[ ! -s $record_dir/$id.out ]] || problems+="folded stacks: $(head -c 200 "$record_dir/$id.out"); " ;;
+		esac
+		record_judge "$id" "$problems"
+	done
+}
+
+# SIGINT or SIGTERM to flamekit record -- COMMAND is passed on to COMMAND,
+# as perf record does (before, COMMAND went on running): a sh that traps
+# both writes which it got. (For SIGINT both start with it at its default
+# action, as from a terminal: a background job of a script ignores it, and
+# would pass that on. What the terminal sends, Ctrl-C, reaches the
+# command's process group itself, and is not sent twice.)
+record_test_command_signals() {
+	local sig id
+	for sig in INT TERM; do
+		id=command-sig${sig,,}
+		local base=$record_dir/$id
+		rm -f "$base".{ready,got,child,sh}
+		local record_via=(env --default-signal=INT)
+		record_start "$id" -F $record_hz -f -- sh -c '
+			trap "echo INT > \"$0.got\"; kill \$child; exit 0" INT
+			trap "echo TERM > \"$0.got\"; kill \$child; exit 0" TERM
+			sleep 600 & child=$!
+			echo $child > "$0.child"; echo $$ > "$0.sh"; echo > "$0.ready"
+			wait' "$base" || continue
+		local flamekit=${record_running[$id]} tries rc
+		unset "record_running[$id]"
+		for ((tries = 0; tries < record_guard * 20; tries++)); do
+			[[ -e $base.ready ]] && break
+			sleep 0.05
+		done
+		kill -"$sig" "$flamekit"
+		record_wait "$flamekit"
+		rc=$record_rc
+		for ((tries = 0; tries < 600; tries++)); do  # (30 s: a hang, not slowness)
+			[[ -s $base.got ]] && break
+			sleep 0.05
+		done
+		local got; got=$(cat "$base.got" 2> /dev/null)
+		if [[ $rc != 0 ]]; then
+			record_fail "$id" "exit $rc after SIG$sig: $(tail -n 2 "$base.err" | tr '\n' ' ')"
+		elif [[ $got != "$sig" ]]; then
+			record_fail "$id" "the command got ${got:-nothing} 30 s after flamekit exited on SIG$sig"
+		else
+			record_pass "$id"
+		fi
+		# what is left when the signal was not passed on
+		[[ -s $base.child ]] && kill "$(cat "$base.child")" 2> /dev/null
+		[[ -s $base.sh ]] && kill -KILL "$(cat "$base.sh")" 2> /dev/null
+	done
+}
+
 # Those of the BPF objects ("KIND ID" lines) that bpftool shows.
 record_bpf_shown() { # objects
 	local kind id
@@ -1196,6 +1402,11 @@ record_table=(
 	"record_test_events events-uprobe events-uprobe-dwarf events-tracepoint events-tracepoint-count events-page-faults events-kfunc events-hardware events-svg"
 	"record_test_rate rate"
 	"record_test_all_time all-time all-time-svg"
+	"record_test_high_rate high-rate high-rate-sigint"
+	"record_test_second_sigint second-sigint"
+	"record_test_pid_exit pid-exit"
+	"record_test_no_samples no-samples-svg no-samples-report no-samples-html no-samples-folded"
+	"record_test_command_signals command-sigint command-sigterm"
 )
 
 record_tests() {

@@ -14,6 +14,7 @@
  */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -39,6 +40,7 @@
 #include "../sampler/missing_report.h"
 #include "../sampler/recording.h"
 #include "../sampler/sampled_profile.h"
+#include "../sampler/targets.h"
 #include "../sampler/workload.h"
 #include "../symbolize/user_unwinder.h"
 #include "../writers/outdir.h"
@@ -137,8 +139,8 @@ static void record_usage(FILE *out)
 	      "Runs for DURATION seconds, until COMMAND exits, or until Ctrl-C; then writes\n"
 	      "bcc profile's report (default), folded stacks (-f) or what -o names.\n\n"
 	      "what to sample (default: every process on every CPU):\n"
-	      "  -p, --pid PID[,PID...]    these processes only\n"
-	      "  -L, --tid TID[,TID...]    these threads only\n"
+	      "  -p, --pid PID[,PID...]    these processes only, until they have all exited\n"
+	      "  -L, --tid TID[,TID...]    these threads only, until they have all exited\n"
 	      "  -u, --user USER           processes of USER, also ones started meanwhile\n"
 	      "  -- COMMAND [ARGS...]      start COMMAND, profile it and its children,\n"
 	      "                            stop when it exits\n"
@@ -147,7 +149,8 @@ static void record_usage(FILE *out)
 	      "      --cgroupmap PATH      tasks in the cgroups of this pinned BPF map\n"
 	      "      --mntnsmap PATH       tasks in the mount namespaces of this pinned map\n\n"
 	      "how:\n"
-	      "  -F, --frequency HZ        samples per second per CPU (default 49)\n"
+	      "  -F, --frequency HZ        samples per second per CPU (default 49; at most\n"
+	      "                            the kernel's perf_event_max_sample_rate)\n"
 	      "  -c, --count NS            instead: one sample per NS of CPU time\n"
 	      "  -U, --user-stacks-only    user stacks only\n"
 	      "  -K, --kernel-stacks-only  kernel stacks only\n"
@@ -227,8 +230,9 @@ static void record_usage(FILE *out)
 	      "  -v, --verbose             show libbpf's messages\n"
 	      "  -h, --help                show this help\n\n"
 	      "At the end flamekit prints how many samples it took and how many were lost\n"
-	      "(0 unless a map filled up). Ctrl-C ends the recording and writes the output;\n"
-	      "a second Ctrl-C aborts without writing.\n\n"
+	      "(0 unless a map filled up or, at high rates, it fell behind the copied\n"
+	      "stacks). Ctrl-C (or SIGTERM) ends the recording and writes the output, and\n"
+	      "is passed on to COMMAND; a second Ctrl-C aborts at once without writing.\n\n"
 	      "examples:\n"
 	      "  sudo flamekit record -o flame.svg 10           # all CPUs, 10 s\n"
 	      "  sudo flamekit record -F 997 -p 1234 -f > app.folded\n"
@@ -325,6 +329,40 @@ static int parse_state(const char *arg, struct bpf_sampler_options *s)
 	if (parse_number("--state", arg, 0, UINT32_MAX, &n) < 0)
 		return -1;
 	s->state = (uint32_t)n;
+	return 0;
+}
+
+/* The most samples a second per CPU this kernel takes, by which perf
+ * record bounds -F; 0 when it does not say. */
+static unsigned long long kernel_max_sample_rate(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+	unsigned long long rate = 0;
+	if (f) {
+		if (fscanf(f, "%llu", &rate) != 1)
+			rate = 0;
+		fclose(f);
+	}
+	return rate;
+}
+
+/* The timer's rate (-F, or -c NS) within the kernel's bound: above it the
+ * kernel throttles, and a recording could only fall behind. */
+static int check_sample_rate(const struct record_options *o)
+{
+	static const char limit[] = "/proc/sys/kernel/perf_event_max_sample_rate";
+	unsigned long long max = kernel_max_sample_rate();
+
+	if (!max || o->event_count || !(o->frequency_given || o->period_given))
+		return 0;
+	if (o->frequency_given && o->sampler.frequency > max)
+		return error("-F %u: this kernel takes at most %llu samples a second (%s, perf "
+			     "record's bound too): give -F %llu or less", o->sampler.frequency, max,
+			     limit, max);
+	if (o->period_given && o->sampler.period < 1000000000ull / max)
+		return error("-c %" PRIu64 ": a sample every %" PRIu64 " ns is more than the %llu "
+			     "a second this kernel takes (%s): give -c %llu or more", o->sampler.period,
+			     o->sampler.period, max, limit, (1000000000ull + max - 1) / max);
 	return 0;
 }
 
@@ -654,6 +692,8 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 		return check_rate_options(o);
 	if (o->event_count && check_event_options(o) < 0)
 		return -1;
+	if (check_sample_rate(o) < 0)
+		return -1;
 	if (o->command && (o->pid_list || o->tid_list))
 		return error("-- COMMAND profiles the command it starts: drop -p/-L");
 	if (o->outdir && o->output_path)
@@ -684,23 +724,31 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
  * threads by user + kernel stack for 5 secs.", or offcputime's "Tracing
  * off-CPU time (us) of ..." (offwaketime's "Tracing blocked time (us) of
  * ... off-CPU and waker stack"). */
+/* What is recorded, as the header names it: "PID 1234", "all threads". */
+static void describe_subject(const struct record_options *o, struct buf *what)
+{
+	const struct bpf_sampler_options *s = &o->sampler;
+
+	if (o->pid_list)
+		buf__printf(what, "PID %s", o->pid_list);
+	else if (o->tid_list)
+		buf__printf(what, "TID %s", o->tid_list);
+	else if (o->command)
+		buf__printf(what, "command %s and its children", o->command[0]);
+	else if (o->user)
+		buf__printf(what, "user %s", o->user);
+	else if (s->off_cpu && (s->user_threads_only || s->kernel_threads_only))
+		buf__printf(what, "%s threads", s->user_threads_only ? "user" : "kernel");
+	else
+		buf__printf(what, "all threads");
+}
+
 static void format_header(const struct record_options *o, struct buf *line)
 {
 	const struct bpf_sampler_options *s = &o->sampler;
 	struct buf what = BUF_INIT;
 
-	if (o->pid_list)
-		buf__printf(&what, "PID %s", o->pid_list);
-	else if (o->tid_list)
-		buf__printf(&what, "TID %s", o->tid_list);
-	else if (o->command)
-		buf__printf(&what, "command %s and its children", o->command[0]);
-	else if (o->user)
-		buf__printf(&what, "user %s", o->user);
-	else if (s->off_cpu && (s->user_threads_only || s->kernel_threads_only))
-		buf__printf(&what, "%s threads", s->user_threads_only ? "user" : "kernel");
-	else
-		buf__printf(&what, "all threads");
+	describe_subject(o, &what);
 	const char *stacks = !s->kernel_stacks ? "user" : !s->user_stacks ? "kernel" :
 		"user + kernel";
 	if (s->all_time)
@@ -740,6 +788,32 @@ static void format_header(const struct record_options *o, struct buf *line)
 	buf__free(&what);
 }
 
+/* Why a recording has no stacks, in flamekit's words (flamegraph.pl's
+ * "No valid input provided" would blame the input): "no samples: PID 1234
+ * did not run on a CPU while sampled ...". */
+static void explain_no_stacks(const struct record_options *o, struct buf *why)
+{
+	const struct bpf_sampler_options *s = &o->sampler;
+	struct buf what = BUF_INIT, cpu = BUF_INIT;
+
+	describe_subject(o, &what);
+	if (s->cpu >= 0)
+		buf__printf(&cpu, " on CPU#%d", s->cpu);
+	if (s->event)
+		buf__printf(why, "no %s: %s did not happen in %s%s while traced",
+			    s->event_every > 1 ? "samples" : "events", s->event->text, what.data,
+			    cpu.data ? cpu.data : "");
+	else if (s->off_cpu && !s->all_time)
+		buf__printf(why, "no off-CPU time: %s did not leave a CPU%s in blocks the filters "
+			    "keep while traced", what.data, cpu.data ? cpu.data : "");
+	else
+		buf__printf(why, "no samples: %s did not run on a CPU%s while sampled (idle? "
+			    "flamekit record --off-cpu shows where it waits)", what.data,
+			    cpu.data ? cpu.data : "");
+	buf__free(&what);
+	buf__free(&cpu);
+}
+
 /* --unwind=auto: copied stacks where the kernel can give them (x86-64 user
  * registers through bpf_task_pt_regs(), Linux 5.15, which needs the
  * kernel's BTF), since most binaries of a distribution have no frame
@@ -775,11 +849,12 @@ static bool choose_dwarf(const struct record_options *o)
  * microseconds; the SVG's counts read "us" from the profile's unit.
  */
 static int write_output(const struct record_options *o, time_t started,
-			const struct profile *profile, const char *header)
+			const struct profile *profile, const char *header, const char *empty_text)
 {
 	const struct bpf_sampler_options *s = &o->sampler;
 	struct svg_options graph;
-	struct writer_options graph_labels = { .format = &graph }, labels = { 0 };
+	struct writer_options graph_labels = { .format = &graph, .empty_text = empty_text },
+			      labels = { .empty_text = empty_text };
 	char title[256];
 
 	svg_options__init(&graph);
@@ -819,25 +894,57 @@ static uint64_t profile_total(const struct profile *p)
 	return total;
 }
 
+/* After the first stop signal: a second one aborts at once, without
+ * writing (lib/output.h removes a file half-written), even where the
+ * signal was ignored when flamekit started (a background job of a script
+ * ignores SIGINT, yet the first one was taken, blocked). */
+static void let_signals_abort(const sigset_t *stop_signals, const sigset_t *original_mask)
+{
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	sigset_t unblock;
+
+	sigemptyset(&unblock);
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+		if (sigismember(stop_signals, stops[i])) {
+			signal(stops[i], SIG_DFL);
+			sigaddset(&unblock, stops[i]);
+		}
+	sigprocmask(SIG_SETMASK, original_mask, NULL);
+	sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+}
+
+/* "PID 12 has exited", "PIDs 12,34 have all exited", or the same of TIDs. */
+static void say_targets_exited(const struct record_options *o)
+{
+	bool threads = !o->pid_list;
+	const char *list = threads ? o->tid_list : o->pid_list;
+	bool several = strchr(list, ',') != NULL;
+	fprintf(stderr, "flamekit: %s%s %s %s exited: the recording ends\n",
+		threads ? "TID" : "PID", several ? "s" : "", list, several ? "have all" : "has");
+}
+
 static int record_run(struct record_options *o)
 {
 	sigset_t stop_signals, original_mask;
 	struct workload *workload = NULL;
+	struct targets *targets = NULL;
 	struct recording *recording = NULL;
 	struct profile *profile = NULL;
 	struct missing_report *missing = NULL;
-	struct buf header = BUF_INIT;
+	struct buf header = BUF_INIT, why_empty = BUF_INIT;
 	uint32_t child_pid;
 	time_t started = time(NULL);
 	int status = EXIT_BAD_INPUT;
 
 	/* Signals are taken synchronously while sampling (sigtimedwait), so the
-	 * first Ctrl-C ends the recording; they are unblocked again before the
-	 * output is written, where a second one aborts (lib/output.h). */
+	 * first Ctrl-C ends the recording; after it, a second one aborts. A
+	 * SIGHUP ignored from the start (nohup) stays ignored. */
+	struct sigaction hup;
 	sigemptyset(&stop_signals);
 	sigaddset(&stop_signals, SIGINT);
 	sigaddset(&stop_signals, SIGTERM);
-	sigaddset(&stop_signals, SIGHUP);
+	if (sigaction(SIGHUP, NULL, &hup) != 0 || hup.sa_handler != SIG_IGN)
+		sigaddset(&stop_signals, SIGHUP);
 	sigaddset(&stop_signals, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &stop_signals, &original_mask);
 
@@ -864,11 +971,25 @@ static int record_run(struct record_options *o)
 		goto cleanup;
 	if (workload && workload__release(workload) < 0)
 		goto cleanup;
+	if (o->sampler.pid_count || o->sampler.tid_count)
+		targets = o->sampler.pid_count && !o->command ?
+			targets__new(o->sampler.pids, o->sampler.pid_count, false) :
+			targets__new(o->sampler.tids, o->sampler.tid_count, true);
 	format_header(o, &header);
 	fprintf(stderr, "%s\n", header.data);
-	if (recording__run(recording, o->duration, workload, &stop_signals) < 0)
+	struct recording_limits limits = { o->duration, workload, targets, &stop_signals };
+	struct recording_end end;
+	if (recording__run(recording, &limits, &end) < 0)
 		goto cleanup;
-	sigprocmask(SIG_SETMASK, &original_mask, NULL);
+	/* as perf record passes on what ends it; what the terminal sent (Ctrl-C)
+	 * reached the command's process group, the command with it */
+	if (end.why == RECORDING_SIGNAL && workload && end.sent_to_us_only)
+		workload__signal(workload, end.signal);
+	if (end.why == RECORDING_TARGETS_EXITED)
+		say_targets_exited(o);
+	let_signals_abort(&stop_signals, &original_mask);
+	if (recording__finish(recording) < 0)
+		goto cleanup;
 	const struct recording_results *r = recording__results(recording);
 	const struct bpf_sampler_stats stats = r->stats;
 
@@ -891,7 +1012,15 @@ static int record_run(struct record_options *o)
 		profile__set_time(profile, &(struct profile_time){ o->sampler.slice_ns,
 								   o->sampler.start_ns });
 
-	if (write_output(o, started, profile, header.data) < 0)
+	struct buf empty_text = BUF_INIT;
+	if (profile__size(profile) == 0) {
+		explain_no_stacks(o, &why_empty);
+		buf__printf(&empty_text, "%c%s", toupper((unsigned char)why_empty.data[0]),
+			    why_empty.data + 1);
+	}
+	int written = write_output(o, started, profile, header.data, empty_text.data);
+	buf__free(&empty_text);
+	if (written < 0)
 		goto cleanup;
 
 	if (o->sampler.all_time)
@@ -921,6 +1050,8 @@ static int record_run(struct record_options *o)
 		fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in "
 			"%.1f s; %" PRIu64 " lost\n", stats.samples, (uint64_t)profile__size(profile),
 			r->elapsed, stats.dropped + stats.stacks_lost + stats.copies_lost);
+	if (why_empty.data)
+		warning("%s", why_empty.data);
 	if (stats.blocks_lost)
 		warning("%" PRIu64 " blocks not timed: more tasks were off CPU at once than "
 			"flamekit keeps (%d)", stats.blocks_lost, BPF_SAMPLER_OFF_CPU_TASKS);
@@ -965,10 +1096,12 @@ static int record_run(struct record_options *o)
 	status = 0;
 cleanup:
 	workload__free(workload);
+	targets__free(targets);
 	recording__free(recording);
 	profile__free(profile);
 	missing_report__free(missing);
 	buf__free(&header);
+	buf__free(&why_empty);
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
 	return status;
 }

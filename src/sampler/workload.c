@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -91,6 +92,12 @@ bool workload__exited(struct workload *w)
 	if (!w->reaped && waitpid(w->pid, NULL, WNOHANG) == w->pid)
 		w->reaped = true;
 	return w->reaped;
+}
+
+void workload__signal(struct workload *w, int sig)
+{
+	if (!workload__exited(w) && w->go_fd < 0)
+		kill(w->pid, sig);
 }
 
 void workload__free(struct workload *w)

@@ -43,6 +43,9 @@ int workload__release(struct workload *w);
 /* Whether the command has exited (reaped by the first call that finds it
  * gone, or by a failed release). Never blocks. */
 bool workload__exited(struct workload *w);
+/* Passes sig on to the command, as perf record does with the signal that
+ * ends it, unless it has exited. */
+void workload__signal(struct workload *w, int sig);
 void workload__free(struct workload *w);
 
 #endif

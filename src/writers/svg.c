@@ -563,5 +563,7 @@ int svg_writer__write(const struct profile *profile, FILE *out,
 		o.title = options->title;
 	if (options && options->count_name)
 		o.count_name = options->count_name;
+	if (options && options->empty_text)
+		o.error_text = options->empty_text;
 	return svg_writer__write_graph(profile, out, &o, o.result ? o.result : &unwanted);
 }
