@@ -177,9 +177,10 @@ record_reap() {
 # exits 0. A run that does not end is stopped after $record_guard seconds.
 record_run() {
 	local id=$1; shift
-	timeout "$record_guard" "$BUILD/flamekit" record "$@" > "$record_dir/$id.out" 2> "$record_dir/$id.err"
+	# (-k: a flamekit that does not take SIGTERM either is killed)
+	timeout -k 10 "$record_guard" "$BUILD/flamekit" record "$@" > "$record_dir/$id.out" 2> "$record_dir/$id.err"
 	local rc=$?
-	if [[ $rc == 124 ]]; then
+	if [[ $rc == 124 || $rc == 137 ]]; then
 		record_fail "$id" "flamekit record $* did not end: stopped after $record_guard s"
 		return 1
 	elif [[ $rc != 0 ]]; then
@@ -1370,6 +1371,34 @@ record_test_command_signals() {
 	done
 }
 
+# record -o x.svg takes flamegraph's display options, from the same table
+# as flamegraph (before, "unknown option"): title, subtitle, width, count
+# name, palette (aqua: every frame aqua) in the SVG; -o x.html those the
+# page draws by, in its data
+record_test_graph_options() {
+	record_spawn fk-graph "$(record_exe fk-graph)" 1 || return
+	local pid=${record_spawned[fk-graph]}
+	record_start graph-options-svg -F $record_hz -p "$pid" -o "$record_dir/graph.svg" \
+		--title "fk graph T" --subtitle "sub T" --width 800 --countname ticks --colors aqua
+	record_start graph-options-html -F $record_hz -p "$pid" -o "$record_dir/graph.html" \
+		--title "fk page T" --colors aqua --countname ticks
+	record_finish
+	local svg=$record_dir/graph.svg problems
+	if [[ -n ${record_done[graph-options-svg]:-} ]]; then
+		problems=""
+		grep -q '<text id="title" [^>]*>fk graph T</text>' "$svg" || problems+="no title fk graph T; "
+		grep -q '<text id="subtitle" [^>]*>sub T</text>' "$svg" || problems+="no subtitle sub T; "
+		grep -q '<svg [^>]*width="800"' "$svg" || problems+="not 800 px wide: $(grep -o '<svg [^>]*' "$svg" | head -c 200); "
+		grep -q '<title>all ([0-9,]* ticks, 100%)</title>' "$svg" || problems+="the counts are not ticks: $(grep -o '<title>all ([^<]*' "$svg"); "
+		[[ $(record_svg_fill "$svg" seventy) == aqua ]] || problems+="seventy() is $(record_svg_fill "$svg" seventy), not aqua; "
+		record_judge graph-options-svg "$problems"
+	fi
+	if [[ -n ${record_done[graph-options-html]:-} ]]; then
+		grep -q '"title":"fk page T","unit":"ticks","palette":"aqua"' "$record_dir/graph.html"
+		record_judge graph-options-html "$( (($? == 0)) || echo "the page's data begins $(grep -o '"v":1,[^]]*' "$record_dir/graph.html" | head -c 200)")"
+	fi
+}
+
 # Those of the BPF objects ("KIND ID" lines) that bpftool shows.
 record_bpf_shown() { # objects
 	local kind id
@@ -1407,6 +1436,7 @@ record_table=(
 	"record_test_pid_exit pid-exit"
 	"record_test_no_samples no-samples-svg no-samples-report no-samples-html no-samples-folded"
 	"record_test_command_signals command-sigint command-sigterm"
+	"record_test_graph_options graph-options-svg graph-options-html"
 )
 
 record_tests() {

@@ -43,6 +43,7 @@
 #include "../sampler/targets.h"
 #include "../sampler/workload.h"
 #include "../symbolize/user_unwinder.h"
+#include "../writers/graph_options.h"
 #include "../writers/outdir.h"
 #include "../writers/svg.h"
 #include "../writers/writer.h"
@@ -59,6 +60,7 @@ struct record_options {
 	uint32_t *pids, *tids;
 	const char *user;
 	bool folded, delimited, annotate;
+	bool call_graph;                   /* -g: perf's, accepted (stacks are always on) */
 	double duration;                   /* seconds; 0: until Ctrl-C */
 	const char *output_path;
 	const struct writer *writer;       /* what -o names, -f, or the report */
@@ -72,6 +74,11 @@ struct record_options {
 	struct event_spec *events;         /* parsed: one for record, any number for --rate */
 	size_t event_count;
 	bool rate;                         /* --rate: count events per second, no stacks */
+	struct svg_options graph;          /* flamegraph's display options (graph_options.h) */
+	int graph_option;                  /* the first of them given (its getopt value), 0: none */
+	int svg_only_option;               /* the first given that the page does not take */
+	bool colors_given;                 /* --colors: no palette of record's own */
+	struct option *long_options;       /* record's rows and the graph's (owned) */
 };
 
 enum {
@@ -154,6 +161,7 @@ static void record_usage(FILE *out)
 	      "  -c, --count NS            instead: one sample per NS of CPU time\n"
 	      "  -U, --user-stacks-only    user stacks only\n"
 	      "  -K, --kernel-stacks-only  kernel stacks only\n"
+	      "  -g                        accepted for perf's sake: stacks are always on\n"
 	      "      --unwind=MODE         user stacks by auto (default): dwarf where the\n"
 	      "                            kernel allows; fp: frame pointers, walked in the\n"
 	      "                            kernel (cheapest, but programs built without them\n"
@@ -213,7 +221,8 @@ static void record_usage(FILE *out)
 	      "  -f, --folded              folded stacks \"comm;user;...;kernel COUNT\"\n"
 	      "  -d, --delimited           a \"-\" frame between user and kernel stacks\n"
 	      "  -a, --annotations         mark kernel frames with _[k], JIT frames (named by\n"
-	      "                            /tmp/perf-PID.map) with _[j]\n"
+	      "                            /tmp/perf-PID.map) with _[j] (bcc's -a; every CPU\n"
+	      "                            is sampled without it, perf's -a)\n"
 	      "  -o, --output FILE         FILE.folded, FILE.folded.gz, FILE.timed (per time\n"
 	      "                            slice), FILE.svg, FILE.html (flamekit view's page)\n"
 	      "                            or FILE.txt (the report);\n"
@@ -229,12 +238,18 @@ static void record_usage(FILE *out)
 	      "                            counts in the slice where it ended\n"
 	      "  -v, --verbose             show libbpf's messages\n"
 	      "  -h, --help                show this help\n\n"
+	      "flame graph (flamekit flamegraph's options, for -o FILE.svg and --outdir's\n"
+	      "SVG; -o FILE.html takes --title, --colors, --hash and --countname):\n",
+	      out);
+	fputs(graph_options_help, out);
+	fputs("\n"
 	      "At the end flamekit prints how many samples it took and how many were lost\n"
 	      "(0 unless a map filled up or, at high rates, it fell behind the copied\n"
 	      "stacks). Ctrl-C (or SIGTERM) ends the recording and writes the output, and\n"
 	      "is passed on to COMMAND; a second Ctrl-C aborts at once without writing.\n\n"
 	      "examples:\n"
 	      "  sudo flamekit record -o flame.svg 10           # all CPUs, 10 s\n"
+	      "  sudo flamekit record -o app.svg --title app --colors java -p 1234 30\n"
 	      "  sudo flamekit record -F 997 -p 1234 -f > app.folded\n"
 	      "  sudo flamekit record -o build.svg -- make -j2  # a command and its children\n"
 	      "  sudo flamekit record -u www-data --outdir /var/tmp/flames 30\n"
@@ -438,7 +453,8 @@ static int check_rate_options(const struct record_options *o)
 		o->outdir ? "--outdir" : o->sampler.all_time ? "--all-time" :
 		o->sampler.off_cpu ? "--off-cpu" : o->frequency_given ? "-F" :
 		o->period_given ? "-c" : o->sampler.cpu >= 0 ? "-C" :
-		o->sampler.slice_ns ? "--timeline" : NULL;
+		o->sampler.slice_ns ? "--timeline" :
+		o->graph_option ? graph_options__name(o->graph_option) : NULL;
 
 	if (o->event_count == 0)
 		return error("--rate counts events: name them with -e EVENT[,EVENT...]");
@@ -545,6 +561,57 @@ static int check_timeline(struct record_options *o)
 	return 0;
 }
 
+static void note_graph_option(struct record_options *o, int opt)
+{
+	if (!o->graph_option)
+		o->graph_option = opt;
+	if (!o->svg_only_option && !graph_options__page_takes(opt))
+		o->svg_only_option = opt;
+	if (opt == GRAPH_OPT_COLORS)
+		o->colors_given = true;
+}
+
+/* flamegraph's options where a graph is written: -o FILE.svg and --outdir
+ * (its SVG) take them all, -o FILE.html those the page draws by; checked
+ * now as the SVG writer would check them at the end. */
+static int check_graph_options(const struct record_options *o)
+{
+	const char *name = o->writer ? o->writer->name : "";
+	bool svg = o->outdir || strcmp(name, "svg") == 0, page = strcmp(name, "html") == 0;
+
+	if (!o->graph_option)
+		return 0;
+	if (!svg && !page)
+		return error("%s is a flame graph option: it applies to -o FILE.svg, -o FILE.html "
+			     "and --outdir, not to %s", graph_options__name(o->graph_option),
+			     o->output_path ? o->output_path : o->folded ? "folded stacks (-f)" :
+			     o->sampler.slice_ns ? "timed folded stacks" : "the report");
+	if (page && o->svg_only_option)
+		return error("%s draws the SVG; -o %s is the page, which takes --title, "
+			     "--colors, --hash and --countname", graph_options__name(o->svg_only_option),
+			     o->output_path);
+	if (o->colors_given && !svg_color__known_palette(o->graph.colors))
+		return error("--colors %s: no such palette; try hot, mem, io, wakeup, chain, java, "
+			     "js, perl, hotcold, red, green, blue, aqua, yellow, purple or orange",
+			     o->graph.colors);
+	return svg_options__check(&o->graph);
+}
+
+/* -a is bcc profile's (annotations), perf's -a is "all CPUs": said once
+ * where the annotations are not plainly what was asked for, i.e. with
+ * perf's -g, or where they go into a graph or report rather than the
+ * folded stacks a bcc user marks them in (for flamegraph --colors java). */
+static void explain_annotate(const struct record_options *o)
+{
+	const char *name = o->writer ? o->writer->name : "";
+	bool folded = !o->outdir && (strcmp(name, "folded") == 0 || strcmp(name, "timed") == 0);
+
+	if (o->annotate && (o->call_graph || !(folded || o->delimited)))
+		fprintf(stderr, "flamekit: note: -a is bcc profile's --annotations (kernel frames "
+			"end in _[k], JIT frames in _[j]); every CPU is sampled without it (perf's "
+			"-a)\n");
+}
+
 /* Parses argv; returns 0, 1 for --help (done), or -1 after an error. */
 static int parse_record_options(struct record_options *o, int argc, char **argv)
 {
@@ -564,7 +631,8 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 	}
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(dashes, argv, ":p:L:u:UKF:c:e:daIfC:o:vh", record_long_options,
+	o->long_options = graph_options__table(record_long_options);
+	while ((opt = getopt_long(dashes, argv, ":p:L:u:UKF:c:e:daIfgC:o:vh", o->long_options,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'p': o->pid_list = optarg; break;
@@ -596,6 +664,7 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 			break;
 		case 'd': o->delimited = true; break;
 		case 'a': o->annotate = true; break;
+		case 'g': o->call_graph = true; break;
 		case 'I': o->sampler.include_idle = true; break;
 		case 'f': o->folded = true; break;
 		case 'C':
@@ -658,6 +727,12 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 			return error("option %s needs a value; see flamekit record --help",
 				     argv[optind - 1]);
 		default:
+			if (graph_options__owns(opt)) {
+				if (graph_options__parse(&o->graph, opt, optarg, false) < 0)
+					return -1;
+				note_graph_option(o, opt);
+				continue;
+			}
 			return error("unknown option %s; see flamekit record --help",
 				     argv[optind - 1]);
 		}
@@ -708,8 +783,9 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 	o->sampler.tids = o->tids;
 	if (o->user && parse_user(o) < 0)
 		return -1;
-	if (pick_writer(o) < 0 || check_timeline(o) < 0)
+	if (pick_writer(o) < 0 || check_timeline(o) < 0 || check_graph_options(o) < 0)
 		return -1;
+	explain_annotate(o);
 	/* Every file written at the end is checked now, before sampling (and
 	 * before a command runs): a recording is not to be lost to a path.
 	 * --outdir is where an operator's runs collect: made if missing. */
@@ -852,32 +928,43 @@ static int write_output(const struct record_options *o, time_t started,
 			const struct profile *profile, const char *header, const char *empty_text)
 {
 	const struct bpf_sampler_options *s = &o->sampler;
-	struct svg_options graph;
+	struct svg_options graph = o->graph;  /* flamegraph's options as given */
+	struct html_options page = { 0 };
 	struct writer_options graph_labels = { .format = &graph, .empty_text = empty_text },
 			      labels = { .empty_text = empty_text };
-	char title[256];
+	const char *title = NULL, *colors = NULL;
+	char event_title[256];
 
-	svg_options__init(&graph);
 	if (s->all_time) {
-		graph.title = "On- and Off-CPU Time Flame Graph";
-		graph.colors = "hotcold";
+		title = "On- and Off-CPU Time Flame Graph";
+		colors = "hotcold";
 	} else if (s->event) {
-		snprintf(title, sizeof title, "%s Flame Graph", s->event->text);
-		graph.title = title;
+		snprintf(event_title, sizeof event_title, "%s Flame Graph", s->event->text);
+		title = event_title;
 	} else if (s->off_cpu) {
-		graph.title = s->wakeups ? "Off-Wake Time Flame Graph" : "Off-CPU Time Flame Graph";
-		graph.colors = s->wakeups ? "chain" : "io";
-		graph.chain_marked = s->wakeups;
+		title = s->wakeups ? "Off-Wake Time Flame Graph" : "Off-CPU Time Flame Graph";
+		colors = s->wakeups ? "chain" : "io";
 	}
+	/* what the user gave wins over record's own labels */
+	if (!graph.title)
+		graph.title = title;
+	if (colors && !o->colors_given)
+		graph.colors = colors;
+	graph.chain_marked = s->wakeups;
 	if (o->outdir) {
 		struct outdir_subject subject = {
 			o->pid_list, o->user, o->command ? o->command[0] : NULL,
 		};
 		return outdir__write(o->outdir, started, &subject, profile, &graph_labels);
 	}
-	if (strcmp(o->writer->name, "svg") == 0)
+	if (strcmp(o->writer->name, "svg") == 0) {
 		labels = graph_labels;
-	else if ((s->off_cpu || s->event) && strcmp(o->writer->name, "bcc-report") == 0)
+	} else if (strcmp(o->writer->name, "html") == 0) {
+		graph_options__page(&graph, &page);
+		labels.format = &page;
+		labels.title = graph.title;
+		labels.count_name = graph.count_name;
+	} else if ((s->off_cpu || s->event) && strcmp(o->writer->name, "bcc-report") == 0)
 		labels.title = header;
 	return writer__write_file(o->writer, profile, &labels, o->output_path);
 }
@@ -987,7 +1074,12 @@ static int record_run(struct record_options *o)
 		workload__signal(workload, end.signal);
 	if (end.why == RECORDING_TARGETS_EXITED)
 		say_targets_exited(o);
-	let_signals_abort(&stop_signals, &original_mask);
+	/* a signal after an end of another kind is a first one: it meets the
+	 * dispositions flamekit started with, as before sampling */
+	if (end.why == RECORDING_SIGNAL)
+		let_signals_abort(&stop_signals, &original_mask);
+	else
+		sigprocmask(SIG_SETMASK, &original_mask, NULL);
 	if (recording__finish(recording) < 0)
 		goto cleanup;
 	const struct recording_results *r = recording__results(recording);
@@ -1173,6 +1265,7 @@ int cmd_record(int argc, char **argv)
 			.max_block_us = UINT64_MAX,
 		},
 	};
+	svg_options__init(&o.graph);
 	int parsed = parse_record_options(&o, argc, argv);
 	int status = parsed < 0 ? EXIT_BAD_INPUT : parsed > 0 ? 0 :
 		o.rate ? rate_run(&o) : record_run(&o);
@@ -1183,5 +1276,6 @@ int cmd_record(int argc, char **argv)
 		event_spec__free(&o.events[i]);
 	free(o.events);
 	free(o.event_args);
+	free(o.long_options);
 	return status;
 }

@@ -17,9 +17,10 @@
  * faster than they are unwound, the kernel drops (and counts) what the
  * full ring cannot take, and a run still ends on time and on Ctrl-C. */
 #define RECORDING_DRAIN_NS 100000000ull
-/* After sampling: what is left in the ring is unwound for this long at
- * most; the rest is dropped, and counted as lost. */
-#define RECORDING_FINAL_DRAIN_NS 500000000ull
+/* After sampling: what is left in the ring (a full ring of a loaded
+ * machine, some hundreds of samples, took a second to unwind) is unwound
+ * for this long at most; the rest is dropped, and counted as lost. */
+#define RECORDING_FINAL_DRAIN_NS 2000000000ull
 
 struct recording {
 	struct recording_results results;   /* sampler, counts, processes, unwinder live here */
@@ -100,9 +101,10 @@ static int on_copied_sample(const struct copied_sample *sample, void *arg)
 {
 	struct recording *r = arg;
 
-	if (monotonic_ns() >= r->drain_until) {
+	bool late = monotonic_ns() >= r->drain_until;
+	if (late && r->drop_late) {
 		r->dropped++;
-		return r->drop_late ? 0 : 1;
+		return 0;
 	}
 	r->results.copied_samples++;
 	r->results.copied_bytes += sample->stack_size;
@@ -132,7 +134,7 @@ static int on_copied_sample(const struct copied_sample *sample, void *arg)
 	if (stack_end != UINT64_MAX)
 		bpf_sampler__set_stack_end(r->results.sampler, sample->tid, stack_end);
 	user_counts__add(r->counts, &key);
-	return 0;
+	return late;  /* (this one is taken: the reader has moved past it) */
 }
 
 /* Dwfls of processes that exited before the previous poll: their samples are in. */

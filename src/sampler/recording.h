@@ -42,7 +42,7 @@
  * counts, what it cannot take, while the duration, the workload and the
  * signals are still looked at on time. recording__finish() detaches the
  * sampler and reads the last task events and copied samples, the latter
- * for half a second at most, dropping the rest; every copied sample dropped
+ * for two seconds at most, dropping the rest; every copied sample dropped
  * counts in stats.copies_lost.
  *
  * Ownership. The caller owns the recording and frees it on every path out,
