@@ -1399,6 +1399,108 @@ record_test_graph_options() {
 	fi
 }
 
+# The fix printed for a binary without symbols works as printed: gzip
+# (stripped, from Debian's gzip package) is named for dpkg -S as dpkg knows
+# it (/bin/gzip on a merged /usr, where /usr/bin/gzip is "no path found"),
+# and that command, run, names its package; on Debian a line names the
+# debug archive of its release
+record_test_symbols_hint() {
+	local id=symbols-hint gzip
+	gzip=$(readlink -f "$(command -v gzip)")
+	if [[ ! -d /var/lib/dpkg/info ]] || ! { dpkg -S "$gzip" || dpkg -S "${gzip#/usr}"; } > /dev/null 2>&1; then
+		record_skip "$id" "gzip is not from a dpkg package here"
+		return
+	fi
+	seq 1 3000000 > "$record_dir/gzip.in"
+	record_run "$id" -F $record_hz -f -- gzip -c "$record_dir/gzip.in" || return
+	local err=$record_dir/$id.err problems="" command package
+	command=$(sed -n 's/.* frames in gzip without symbols: .*`\(dpkg -S [^`]*\)`.*/\1/p' "$err")
+	if [[ -z $command ]]; then
+		problems="no dpkg -S fix for gzip: $(grep gzip "$err" | head -c 300); "
+	else
+		package=$($command 2> /dev/null | sed -n 's/^\([^:]*\): .*gzip$/\1/p')
+		[[ $package == gzip ]] || problems+="\`$command\` names \"$package\", not gzip: $($command 2>&1 | head -c 200); "
+	fi
+	if grep -qx 'ID=debian' /etc/os-release 2> /dev/null; then
+		local codename; codename=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
+		grep -qF "\"deb http://deb.debian.org/debian-debug/ $codename-debug main\"" "$err" ||
+			problems+="no line naming Debian's debug archive for $codename; "
+	fi
+	grep -q 'record --debuginfod' "$err" || problems+="no line offering --debuginfod; "
+	record_judge "$id" "$problems"
+}
+
+# --debuginfod fetches the debug file of a binary without symbols after the
+# recording, from Debian's own debuginfod server run over a folder of the
+# test's (the workload's debug file, objcopy --only-keep-debug; the
+# workload stripped), on loopback in a network namespace of the test's
+# own; the client's cache is in the scratch directory. Without
+# --debuginfod nothing is fetched, though DEBUGINFOD_URLS names the server:
+# its frames stay [unknown:no-symbols ...] and the run says --debuginfod
+# would fetch them. With it, seventy() and thirty() are named (70/30).
+record_test_debuginfod() {
+	local dir=$record_dir/debuginfod
+	if ! command -v debuginfod > /dev/null || ! command -v debuginfod-find > /dev/null || ! command -v ip > /dev/null; then
+		record_skip debuginfod "no debuginfod, debuginfod-find or ip (run ./setup.sh)"
+		record_skip debuginfod-not-asked "no debuginfod, debuginfod-find or ip (run ./setup.sh)"
+		return
+	fi
+	rm -rf "$dir" && mkdir -p "$dir/served"
+	local bin=$dir/fk-symbols id
+	cc -g -O0 -fno-omit-frame-pointer -fno-inline -o "$bin" "$TOP/tests/workload/fk-7030.c" &&
+		objcopy --only-keep-debug "$bin" "$dir/served/fk-symbols.debug" && objcopy --strip-all "$bin" || {
+		record_fail debuginfod "cannot build and strip the workload"
+		return
+	}
+	id=$(readelf -n "$bin" | sed -n 's/.*Build ID: //p')
+	# (a server on port 8002 of the namespace's loopback, up once it
+	# serves the build id; each probe with a cache of its own, as a miss
+	# is cached)
+	unshare -n sh -c '
+		dir=$1 id=$2 flamekit=$3 bin=$4
+		ip link set lo up || exit 1
+		debuginfod -F -p 8002 -d "$dir/db.sqlite" -t 0 -g 0 "$dir/served" > "$dir/server.log" 2>&1 &
+		server=$! tries=0
+		until rm -rf "$dir/probe" && DEBUGINFOD_CACHE_PATH=$dir/probe DEBUGINFOD_URLS=http://127.0.0.1:8002 \
+			debuginfod-find debuginfo "$id" > /dev/null 2>&1; do
+			tries=$((tries + 1))
+			[ $tries -lt 1200 ] || { echo "the server did not serve $id" > "$dir/not-asked.err"; kill $server; exit 1; }
+			sleep 0.05
+		done
+		export DEBUGINFOD_URLS=http://127.0.0.1:8002
+		DEBUGINFOD_CACHE_PATH=$dir/cache-not-asked timeout -k 10 120 "$flamekit" record -F 997 -f -- "$bin" 1 \
+			> "$dir/not-asked.out" 2> "$dir/not-asked.err"
+		echo $? > "$dir/not-asked.rc"
+		unset DEBUGINFOD_URLS
+		DEBUGINFOD_CACHE_PATH=$dir/cache timeout -k 10 120 "$flamekit" record -F 997 -f \
+			--debuginfod=http://127.0.0.1:8002 -- "$bin" 1 > "$dir/asked.out" 2> "$dir/asked.err"
+		echo $? > "$dir/asked.rc"
+		kill $server; wait' sh "$dir" "$id" "$BUILD/flamekit" "$bin"
+	local problems=""
+	if [[ $(cat "$dir/not-asked.rc" 2> /dev/null) != 0 ]]; then
+		problems="exit $(cat "$dir/not-asked.rc" 2> /dev/null): $(tail -n 2 "$dir/not-asked.err" | tr '\n' ' ')"
+	else
+		grep -q ';\[unknown:no-symbols fk-symbols\]' "$dir/not-asked.out" && ! grep -q ';seventy' "$dir/not-asked.out" ||
+			problems+="named without --debuginfod: $(head -n 2 "$dir/not-asked.out" | tr '\n' ' '); "
+		[[ -z $(ls -A "$dir/cache-not-asked" 2> /dev/null) ]] ||
+			problems+="fetched into the cache without --debuginfod: $(ls -A "$dir/cache-not-asked"); "
+		grep -q "^flamekit: or fetch the debug files after the recording from DEBUGINFOD_URLS' servers: record --debuginfod$" "$dir/not-asked.err" ||
+			problems+="no line offering --debuginfod: $(tail -n 2 "$dir/not-asked.err" | tr '\n' ' '); "
+	fi
+	record_judge debuginfod-not-asked "$problems"
+	problems=""
+	if [[ $(cat "$dir/asked.rc" 2> /dev/null) != 0 ]]; then
+		problems="exit $(cat "$dir/asked.rc" 2> /dev/null): $(tail -n 2 "$dir/asked.err" | tr '\n' ' ')"
+	else
+		[[ -s $dir/cache/$id/debuginfo ]] || problems+="no $id/debuginfo in the cache: $(ls -R "$dir/cache" 2>&1 | head -c 200); "
+		grep -qx "flamekit: --debuginfod: debug file of $bin: $dir/cache/$id/debuginfo" "$dir/asked.err" ||
+			problems+="stderr does not say what was fetched: $(head -n 3 "$dir/asked.err" | tr '\n' ' '); "
+		problems+=$(record_check_share "$dir/asked.out" fk-symbols)
+		! grep -q 'no-symbols fk-symbols' "$dir/asked.out" || problems+="frames still without names: $(grep -m1 'no-symbols fk-symbols' "$dir/asked.out"); "
+	fi
+	record_judge debuginfod "$problems"
+}
+
 # Those of the BPF objects ("KIND ID" lines) that bpftool shows.
 record_bpf_shown() { # objects
 	local kind id
@@ -1437,6 +1539,8 @@ record_table=(
 	"record_test_no_samples no-samples-svg no-samples-report no-samples-html no-samples-folded"
 	"record_test_command_signals command-sigint command-sigterm"
 	"record_test_graph_options graph-options-svg graph-options-html"
+	"record_test_symbols_hint symbols-hint"
+	"record_test_debuginfod debuginfod debuginfod-not-asked"
 )
 
 record_tests() {

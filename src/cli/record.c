@@ -42,6 +42,8 @@
 #include "../sampler/sampled_profile.h"
 #include "../sampler/targets.h"
 #include "../sampler/workload.h"
+#include "../symbolize/debuginfo.h"
+#include "../symbolize/process_symbols.h"
 #include "../symbolize/user_unwinder.h"
 #include "../writers/graph_options.h"
 #include "../writers/outdir.h"
@@ -79,6 +81,7 @@ struct record_options {
 	int svg_only_option;               /* the first given that the page does not take */
 	bool colors_given;                 /* --colors: no palette of record's own */
 	struct option *long_options;       /* record's rows and the graph's (owned) */
+	const char *debuginfod;            /* --debuginfod[=URLS]: "" for DEBUGINFOD_URLS's */
 };
 
 enum {
@@ -91,6 +94,7 @@ enum {
 	OPT_RATE,
 	OPT_ALL_TIME,  /* --off-cpu's options serve it too */
 	OPT_TIMELINE,
+	OPT_DEBUGINFOD,
 	OPT_OFF_CPU,   /* the options after it are its own */
 	OPT_MIN_BLOCK,
 	OPT_MAX_BLOCK,
@@ -124,6 +128,7 @@ static const struct option record_long_options[] = {
 	{ "rate", no_argument, NULL, OPT_RATE },
 	{ "all-time", no_argument, NULL, OPT_ALL_TIME },
 	{ "timeline", optional_argument, NULL, OPT_TIMELINE },
+	{ "debuginfod", optional_argument, NULL, OPT_DEBUGINFOD },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "min-block", required_argument, NULL, OPT_MIN_BLOCK },
 	{ "max-block", required_argument, NULL, OPT_MAX_BLOCK },
@@ -236,6 +241,10 @@ static void record_usage(FILE *out)
 	      "                            is a key per slice: the counts map keeps 8 x\n"
 	      "                            --stack-storage-size keys. --off-cpu: a block\n"
 	      "                            counts in the slice where it ended\n"
+	      "      --debuginfod[=URLS]   after the recording, fetch the debug files of\n"
+	      "                            binaries without symbols from debuginfod servers\n"
+	      "                            (URLS, else DEBUGINFOD_URLS's; as perf record\n"
+	      "                            --debuginfod) into the client's cache\n"
 	      "  -v, --verbose             show libbpf's messages\n"
 	      "  -h, --help                show this help\n\n"
 	      "flame graph (flamekit flamegraph's options, for -o FILE.svg and --outdir's\n"
@@ -702,6 +711,7 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 			if (slice_length__parse("--timeline", optarg, &o->sampler.slice_ns) < 0)
 				return -1;
 			break;
+		case OPT_DEBUGINFOD: o->debuginfod = optarg ? optarg : ""; break;
 		case OPT_OFF_CPU: o->sampler.off_cpu = true; break;
 		case OPT_MIN_BLOCK:
 			if (parse_number("--min-block", optarg, 1, UINT64_MAX, &n) < 0)
@@ -769,6 +779,12 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 		return -1;
 	if (check_sample_rate(o) < 0)
 		return -1;
+	if (o->debuginfod && !*o->debuginfod && !(getenv("DEBUGINFOD_URLS") &&
+						   *getenv("DEBUGINFOD_URLS")))
+		return error("--debuginfod: DEBUGINFOD_URLS is not set: name the servers, "
+			     "--debuginfod=URL (Debian's: https://debuginfod.debian.net)");
+	if (o->debuginfod && !o->sampler.user_stacks)
+		return error("--debuginfod fetches user programs' debug files: drop -K");
 	if (o->command && (o->pid_list || o->tid_list))
 		return error("-- COMMAND profiles the command it starts: drop -p/-L");
 	if (o->outdir && o->output_path)
@@ -1015,6 +1031,7 @@ static int record_run(struct record_options *o)
 	sigset_t stop_signals, original_mask;
 	struct workload *workload = NULL;
 	struct targets *targets = NULL;
+	struct debuginfod_fetcher *fetch = NULL;
 	struct recording *recording = NULL;
 	struct profile *profile = NULL;
 	struct missing_report *missing = NULL;
@@ -1097,6 +1114,12 @@ static int record_run(struct record_options *o)
 		.tracepoint_stacks = o->sampler.event && o->sampler.event->kind != EVENT_PERF,
 		.mark_off_cpu = o->sampler.all_time,
 	};
+	/* debug files from debuginfod: fetched now, as names are wanted, never
+	 * while sampling (a network wait would hold up the copied stacks) */
+	if (o->debuginfod) {
+		fetch = debuginfod_fetcher__new(*o->debuginfod ? o->debuginfod : NULL);
+		process_symbols__fetch_debuginfo(r->processes, fetch);
+	}
 	missing = missing_report__new();
 	profile = sampled_profile__build(&naming, r->sampler, r->counts, r->processes, missing);
 	recording__free_sampler(recording);  /* the kernel's memory back before writing */
@@ -1165,15 +1188,18 @@ static int record_run(struct record_options *o)
 		size_t stop_count = user_unwinder__stops(r->unwinder, &stops);
 		missing_report__add_stops(missing, stops, stop_count);
 	}
+	bool fetched = fetch != NULL;
 	if (o->sampler.all_time)
-		missing_report__print(missing, stderr, profile_total(profile), "microseconds");
+		missing_report__print(missing, stderr, profile_total(profile), "microseconds",
+				      fetched);
 	else if (o->sampler.off_cpu)
-		missing_report__print(missing, stderr, stats.off_cpu_us, "off-CPU microseconds");
+		missing_report__print(missing, stderr, stats.off_cpu_us, "off-CPU microseconds",
+				      fetched);
 	else if (o->sampler.event)
 		missing_report__print(missing, stderr, stats.samples,
-				      o->sampler.event_every > 1 ? "samples" : "events");
+				      o->sampler.event_every > 1 ? "samples" : "events", fetched);
 	else
-		missing_report__print(missing, stderr, stats.samples, "samples");
+		missing_report__print(missing, stderr, stats.samples, "samples", fetched);
 	if (o->sampler.verbose && r->unwinder) {
 		struct user_unwinder_stats u;
 		user_unwinder__stats(r->unwinder, &u);
@@ -1190,6 +1216,7 @@ cleanup:
 	workload__free(workload);
 	targets__free(targets);
 	recording__free(recording);
+	debuginfod_fetcher__free(fetch);  /* (the binaries, freed with the recording, used it) */
 	profile__free(profile);
 	missing_report__free(missing);
 	buf__free(&header);
