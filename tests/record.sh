@@ -130,27 +130,41 @@ record_start() {
 	record_running[$id]=$pid
 }
 
+# record_wait PID: waits for a flamekit started in the background (at most
+# $record_guard s: a hang, not slowness; then it is killed) and sets
+# record_rc to its exit status, or "hang".
+record_wait() {
+	local tries
+	for ((tries = 0; tries < record_guard * 20; tries++)); do
+		kill -0 "$1" 2> /dev/null || break
+		sleep 0.05
+	done
+	if ((tries == record_guard * 20)); then
+		kill -KILL "$1"
+		wait "$1"
+		record_rc=hang
+		return
+	fi
+	wait "$1"
+	record_rc=$?
+}
+
 # Lets the stopped workloads run, waits until they have exited, then stops
 # every running flamekit record with SIGINT: record_done[ID] if it exited 0,
 # else ID fails (also if it has not stopped $record_guard s after SIGINT).
 record_finish() {
-	local name id rc tries
+	local name id rc
 	for name in "${!record_spawned[@]}"; do kill -CONT "${record_spawned[$name]}" 2> /dev/null; done
 	for name in "${!record_spawned[@]}"; do wait "${record_spawned[$name]}"; done
 	record_spawned=()
 	for id in "${!record_running[@]}"; do kill -INT "${record_running[$id]}"; done
 	for id in "${!record_running[@]}"; do
-		for ((tries = 0; tries < record_guard * 20; tries++)); do
-			kill -0 "${record_running[$id]}" 2> /dev/null || break
-			sleep 0.05
-		done
-		if ((tries == record_guard * 20)); then
-			kill -KILL "${record_running[$id]}"
-			wait "${record_running[$id]}"
+		record_wait "${record_running[$id]}"
+		if [[ $record_rc == hang ]]; then
 			record_fail "$id" "flamekit record ${record_args[$id]} went on after SIGINT: killed $record_guard s later"
 			continue
 		fi
-		wait "${record_running[$id]}"; rc=$?
+		rc=$record_rc
 		if [[ $rc == 0 ]]; then
 			record_done[$id]=1
 		else
@@ -1165,25 +1179,6 @@ record_test_cleanup() {
 	[[ -s $left ]] && kill "$(cat "$left")" 2> /dev/null
 }
 
-# record_wait PID: waits for a flamekit started in the background (at most
-# $record_guard s: a hang, not slowness; then it is killed) and sets
-# record_rc to its exit status, or "hang".
-record_wait() {
-	local tries
-	for ((tries = 0; tries < record_guard * 20; tries++)); do
-		kill -0 "$1" 2> /dev/null || break
-		sleep 0.05
-	done
-	if ((tries == record_guard * 20)); then
-		kill -KILL "$1"
-		wait "$1"
-		record_rc=hang
-		return
-	fi
-	wait "$1"
-	record_rc=$?
-}
-
 # The kernel's bound on -F, read anew for each run: the kernel lowers it
 # when its sampling interrupts take too long.
 record_max_rate() { cat /proc/sys/kernel/perf_event_max_sample_rate; }
@@ -1317,7 +1312,14 @@ record_test_no_samples() {
 				problems+="idle.txt says: $(head -c 300 "$record_dir/idle.txt"); " ;;
 		no-samples-html)
 			grep -qF "\"note\":\"No samples: PID $sleeper $why\"" "$record_dir/idle.html" ||
-				problems+="idle.html has no note: $(grep -o '"v":1[^]]*' "$record_dir/idle.html" | head -c 300); " ;;
+				problems+="idle.html has no note: $(grep -o '"v":1[^]]*' "$record_dir/idle.html" | head -c 300); "
+			# ... which the page shows beside its title (chromium: setup.sh's)
+			if command -v chromium > /dev/null; then
+				timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$record_dir/chromium" \
+					--dump-dom "file://$record_dir/idle.html" 2> /dev/null |
+					grep -qF "<span class=\"note\">No samples: PID $sleeper $why</span>" ||
+					problems+="the page does not show the note; "
+			fi ;;
 		no-samples-folded)
 			[[ ! -s $record_dir/$id.out ]] || problems+="folded stacks: $(head -c 200 "$record_dir/$id.out"); " ;;
 		esac

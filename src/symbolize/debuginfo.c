@@ -52,7 +52,7 @@ int debuginfo__find_local(Dwfl_Module *mod, void **userdata, const char *modname
 
 struct debuginfod_fetcher {
 	char *urls;                  /* NULL: DEBUGINFOD_URLS as it is */
-	void *library;               /* libdebuginfod.so.1, once loaded */
+	void *library;               /* libdebuginfod.so.1, once loaded (never unloaded) */
 	bool failed;                 /* it could not be: said once */
 	debuginfod_client *client;
 	__typeof__(debuginfod_begin) *begin;
@@ -116,8 +116,8 @@ void debuginfod_fetcher__free(struct debuginfod_fetcher *f)
 		return;
 	if (f->client)
 		f->end(f->client);
-	if (f->library)
-		dlclose(f->library);
+	/* the library stays: libcurl, which it loads, keeps global state that
+	 * only the process's exit may take away */
 	free(f->urls);
 	free(f);
 }
