@@ -107,6 +107,8 @@ void workload__free(struct workload *w)
 	if (w->go_fd >= 0) {
 		close(w->go_fd);  /* the child reads EOF and exits */
 		waitpid(w->pid, NULL, 0);
+	} else {
+		workload__exited(w);  /* reaped if it has exited (a signal passed on) */
 	}
 	if (w->error_fd >= 0)
 		close(w->error_fd);
