@@ -6,8 +6,9 @@ set -eu
 packages="
   make gcc libc6-dev linux-libc-dev pkg-config
   libdw-dev libelf-dev zlib1g-dev libxxhash-dev libiberty-dev
-  libbpf-dev bpftool clang libclang-rt-14-dev libxml2-dev
-  util-linux
+  libbpf-dev bpftool clang libclang-rt-14-dev libxml2-dev libdebuginfod-dev
+  debuginfod
+  util-linux iproute2
   binutils gzip procps perl time python3 libpython3-dev
   linux-perf
   openjdk-17-jdk-headless
@@ -23,6 +24,10 @@ packages="
 # (tests/workload/Hot.java) whose JIT frames record must name.
 # zsh: the tests complete flamekit's words as each shell
 # would, through the completion files `make install` installs.
+# libdebuginfod-dev: record --debuginfod's client (elfutils'), loaded with
+# dlopen() only when asked for; debuginfod: the server the tests fetch from,
+# run over a folder of their own in a network namespace of their own, where
+# iproute2's ip brings up its loopback.
 # sudo: the README's first command records with `sudo build/flamekit record`,
 # which must work on a fresh machine where one logs in as root too.
 # node and npm drive Chromium in the browser tests; a node already on PATH

@@ -130,27 +130,41 @@ record_start() {
 	record_running[$id]=$pid
 }
 
+# record_wait PID: waits for a flamekit started in the background (at most
+# $record_guard s: a hang, not slowness; then it is killed) and sets
+# record_rc to its exit status, or "hang".
+record_wait() {
+	local tries
+	for ((tries = 0; tries < record_guard * 20; tries++)); do
+		kill -0 "$1" 2> /dev/null || break
+		sleep 0.05
+	done
+	if ((tries == record_guard * 20)); then
+		kill -KILL "$1"
+		wait "$1"
+		record_rc=hang
+		return
+	fi
+	wait "$1"
+	record_rc=$?
+}
+
 # Lets the stopped workloads run, waits until they have exited, then stops
 # every running flamekit record with SIGINT: record_done[ID] if it exited 0,
 # else ID fails (also if it has not stopped $record_guard s after SIGINT).
 record_finish() {
-	local name id rc tries
+	local name id rc
 	for name in "${!record_spawned[@]}"; do kill -CONT "${record_spawned[$name]}" 2> /dev/null; done
 	for name in "${!record_spawned[@]}"; do wait "${record_spawned[$name]}"; done
 	record_spawned=()
 	for id in "${!record_running[@]}"; do kill -INT "${record_running[$id]}"; done
 	for id in "${!record_running[@]}"; do
-		for ((tries = 0; tries < record_guard * 20; tries++)); do
-			kill -0 "${record_running[$id]}" 2> /dev/null || break
-			sleep 0.05
-		done
-		if ((tries == record_guard * 20)); then
-			kill -KILL "${record_running[$id]}"
-			wait "${record_running[$id]}"
+		record_wait "${record_running[$id]}"
+		if [[ $record_rc == hang ]]; then
 			record_fail "$id" "flamekit record ${record_args[$id]} went on after SIGINT: killed $record_guard s later"
 			continue
 		fi
-		wait "${record_running[$id]}"; rc=$?
+		rc=$record_rc
 		if [[ $rc == 0 ]]; then
 			record_done[$id]=1
 		else
@@ -177,9 +191,10 @@ record_reap() {
 # exits 0. A run that does not end is stopped after $record_guard seconds.
 record_run() {
 	local id=$1; shift
-	timeout "$record_guard" "$BUILD/flamekit" record "$@" > "$record_dir/$id.out" 2> "$record_dir/$id.err"
+	# (-k: a flamekit that does not take SIGTERM either is killed)
+	timeout -k 10 "$record_guard" "$BUILD/flamekit" record "$@" > "$record_dir/$id.out" 2> "$record_dir/$id.err"
 	local rc=$?
-	if [[ $rc == 124 ]]; then
+	if [[ $rc == 124 || $rc == 137 ]]; then
 		record_fail "$id" "flamekit record $* did not end: stopped after $record_guard s"
 		return 1
 	elif [[ $rc != 0 ]]; then
@@ -1278,6 +1293,330 @@ record_test_cleanup() {
 	[[ -s $left ]] && kill "$(cat "$left")" 2> /dev/null
 }
 
+# The kernel's bound on -F, read anew for each run: the kernel lowers it
+# when its sampling interrupts take too long.
+record_max_rate() { cat /proc/sys/kernel/perf_event_max_sample_rate; }
+
+# At the kernel's highest rate, with copied stacks (the default on x86-64,
+# where user space falls behind): a run of 1 s ends on its own and one
+# without a duration at SIGINT, each with whole folded stacks and its
+# summary; what could not be unwound in time is dropped and counted as
+# lost, not made up for by running on (before, 1 s at 100000 Hz took 140 s,
+# and SIGINT went unseen). A kernel that lowered its bound meanwhile gets
+# back the value it had.
+record_test_high_rate() {
+	local before; before=$(record_max_rate)
+	local id problems
+	if record_run high-rate -F "$(record_max_rate)" -f 1; then
+		record_judge high-rate "$(record_check_high_rate high-rate)"
+	fi
+	if record_start high-rate-sigint -F "$(record_max_rate)" -f; then
+		sleep 1
+		record_finish
+		[[ -n ${record_done[high-rate-sigint]:-} ]] &&
+			record_judge high-rate-sigint "$(record_check_high_rate high-rate-sigint)"
+	fi
+	(( $(record_max_rate) < before )) && echo "$before" > /proc/sys/kernel/perf_event_max_sample_rate
+}
+
+# What is wrong with the output of a run at the highest rate.
+record_check_high_rate() { # id
+	local out=$record_dir/$1.out err=$record_dir/$1.err
+	[[ -s $out ]] && "$BUILD/flamekit" collapse folded "$out" > /dev/null 2>&1 ||
+		echo "no whole folded stacks: $(head -c 200 "$out"); "
+	grep -q '^flamekit: [0-9]* samples, [0-9]* distinct stacks in [0-9.]* s; [0-9]* lost$' "$err" ||
+		echo "no summary: $(tail -n 2 "$err" | tr '\n' ' '); "
+}
+
+# Ctrl-C twice: the first ends sampling, the second aborts at once, even
+# while flamekit waits to write (here for a reader of the FIFO it writes,
+# which never comes) and though a background job of a script starts with
+# SIGINT ignored; it dies of SIGINT, and nothing is written. The second is
+# sent once flamekit has taken the first (no longer pending), else the two
+# would be one.
+record_test_second_sigint() {
+	local fifo=$record_dir/second.folded
+	rm -f "$fifo" && mkfifo "$fifo"
+	record_start second-sigint -F $record_hz -o "$fifo" || return
+	local pid=${record_running[second-sigint]} tries rc
+	unset "record_running[second-sigint]"
+	kill -INT "$pid"
+	for ((tries = 0; tries < record_guard * 20; tries++)); do
+		local pending
+		pending=$(awk '/^ShdPnd:/ { print $2 }' "/proc/$pid/status" 2> /dev/null) || break
+		(( (16#${pending:-0} & 2) == 0 )) && break
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	record_wait "$pid"
+	rc=$record_rc
+	if [[ $rc == hang ]]; then
+		record_fail second-sigint "flamekit record went on after a second SIGINT: killed $record_guard s later"
+	elif [[ $rc != 130 ]]; then
+		record_fail second-sigint "exit $rc after a second SIGINT, expected death by SIGINT (130): $(tail -n 2 "$record_dir/second-sigint.err" | tr '\n' ' ')"
+	elif compgen -G "$record_dir/.second.folded.*" > /dev/null; then
+		record_fail second-sigint "a temporary file left: $(compgen -G "$record_dir/.second.folded.*")"
+	else
+		record_pass second-sigint
+	fi
+	rm -f "$fifo"
+}
+
+# -p without a duration ends by itself once its process has exited, says
+# so, and writes what it sampled (perf record -p does the same; before, it
+# ran until killed)
+record_test_pid_exit() {
+	record_spawn fk-pid-exit "$(record_exe fk-pid-exit)" 1 || return
+	local pid=${record_spawned[fk-pid-exit]} flamekit rc
+	record_start pid-exit -F $record_hz -f -p "$pid" || return
+	flamekit=${record_running[pid-exit]}
+	unset "record_running[pid-exit]"
+	kill -CONT "$pid"
+	wait "$pid"
+	unset "record_spawned[fk-pid-exit]"
+	record_wait "$flamekit"
+	rc=$record_rc
+	if [[ $rc == hang ]]; then
+		record_fail pid-exit "flamekit record -p $pid went on after its process exited: killed $record_guard s later"
+	elif [[ $rc != 0 ]]; then
+		record_fail pid-exit "exit $rc: $(tail -n 2 "$record_dir/pid-exit.err" | tr '\n' ' ')"
+	else
+		local problems=""
+		grep -qx "flamekit: PID $pid has exited: the recording ends" "$record_dir/pid-exit.err" ||
+			problems="stderr does not say that PID $pid exited: $(tr '\n' ' ' < "$record_dir/pid-exit.err" | head -c 300); "
+		problems+=$(record_check_samples "$record_dir/pid-exit.out" fk-pid-exit "$(record_cpu "$record_dir/fk-pid-exit.cpu" fk-pid-exit)")
+		record_judge pid-exit "$problems"
+	fi
+}
+
+# A recording with no samples (-p of a process that only sleeps: it ends
+# when the process does; at 1 Hz, lest its exit be sampled) says why, in
+# flamekit's words, in every output: the SVG's message (not flamegraph.pl's
+# "No valid input provided"), a WARNING line in the report (bcc's way, which
+# collapse bcc reads past), the page's note, and a warning on stderr, the
+# one place folded stacks have for it (a line of text in them would be a
+# bad line to every reader); exit 0
+record_test_no_samples() {
+	sleep 4 &
+	local sleeper=$! id flamekits=() ids=(no-samples-svg no-samples-report no-samples-html no-samples-folded)
+	local -A outputs=([no-samples-svg]=-o"$record_dir/idle.svg" [no-samples-report]=-o"$record_dir/idle.txt"
+		[no-samples-html]=-o"$record_dir/idle.html" [no-samples-folded]=-f)
+	for id in "${ids[@]}"; do
+		if record_start "$id" -F 1 -p "$sleeper" "${outputs[$id]}"; then
+			flamekits+=("$id:${record_running[$id]}")
+			unset "record_running[$id]"
+		fi
+	done
+	wait "$sleeper"
+	local entry rc why="did not run on a CPU while sampled (idle? flamekit record --off-cpu shows where it waits)"
+	for entry in "${flamekits[@]}"; do
+		id=${entry%%:*}
+		record_wait "${entry#*:}"
+		rc=$record_rc
+		local err=$record_dir/$id.err problems=""
+		[[ $rc == 0 ]] || problems="exit $rc: $(tail -n 2 "$err" | tr '\n' ' '); "
+		grep -qx "flamekit: warning: no samples: PID $sleeper $why" "$err" ||
+			problems+="stderr does not say why: $(tail -n 2 "$err" | tr '\n' ' '); "
+		case $id in
+		no-samples-svg)
+			grep -qF ">No samples: PID $sleeper $why</text>" "$record_dir/idle.svg" && ! grep -q flamegraph.pl "$record_dir/idle.svg" ||
+				problems+="idle.svg says: $(grep -o '<text[^>]*>[^<]*' "$record_dir/idle.svg" | head -n 2 | tr '\n' ' '); " ;;
+		no-samples-report)
+			[[ $(cat "$record_dir/idle.txt") == "WARNING: No samples: PID $sleeper $why" ]] ||
+				problems+="idle.txt says: $(head -c 300 "$record_dir/idle.txt"); " ;;
+		no-samples-html)
+			grep -qF "\"note\":\"No samples: PID $sleeper $why\"" "$record_dir/idle.html" ||
+				problems+="idle.html has no note: $(grep -o '"v":1[^]]*' "$record_dir/idle.html" | head -c 300); "
+			# ... which the page shows beside its title (chromium: setup.sh's)
+			if command -v chromium > /dev/null; then
+				timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$record_dir/chromium" \
+					--dump-dom "file://$record_dir/idle.html" 2> /dev/null |
+					grep -qF "<span class=\"note\">No samples: PID $sleeper $why</span>" ||
+					problems+="the page does not show the note; "
+			fi ;;
+		no-samples-folded)
+			[[ ! -s $record_dir/$id.out ]] || problems+="folded stacks: $(head -c 200 "$record_dir/$id.out"); " ;;
+		esac
+		record_judge "$id" "$problems"
+	done
+}
+
+# SIGINT or SIGTERM to flamekit record -- COMMAND is passed on to COMMAND,
+# as perf record does (before, COMMAND went on running): a sh that traps
+# both writes which it got. (For SIGINT both start with it at its default
+# action, as from a terminal: a background job of a script ignores it, and
+# would pass that on. What the terminal sends, Ctrl-C, reaches the
+# command's process group itself, and is not sent twice.)
+record_test_command_signals() {
+	local sig id
+	for sig in INT TERM; do
+		id=command-sig${sig,,}
+		local base=$record_dir/$id
+		rm -f "$base".{ready,got,child,sh}
+		local record_via=(env --default-signal=INT)
+		record_start "$id" -F $record_hz -f -- sh -c '
+			trap "echo INT > \"$0.got\"; kill \$child; exit 0" INT
+			trap "echo TERM > \"$0.got\"; kill \$child; exit 0" TERM
+			sleep 600 & child=$!
+			echo $child > "$0.child"; echo $$ > "$0.sh"; echo > "$0.ready"
+			wait' "$base" || continue
+		local flamekit=${record_running[$id]} tries rc
+		unset "record_running[$id]"
+		for ((tries = 0; tries < record_guard * 20; tries++)); do
+			[[ -e $base.ready ]] && break
+			sleep 0.05
+		done
+		kill -"$sig" "$flamekit"
+		record_wait "$flamekit"
+		rc=$record_rc
+		for ((tries = 0; tries < 600; tries++)); do  # (30 s: a hang, not slowness)
+			[[ -s $base.got ]] && break
+			sleep 0.05
+		done
+		local got; got=$(cat "$base.got" 2> /dev/null)
+		if [[ $rc != 0 ]]; then
+			record_fail "$id" "exit $rc after SIG$sig: $(tail -n 2 "$base.err" | tr '\n' ' ')"
+		elif [[ $got != "$sig" ]]; then
+			record_fail "$id" "the command got ${got:-nothing} 30 s after flamekit exited on SIG$sig"
+		else
+			record_pass "$id"
+		fi
+		# what is left when the signal was not passed on
+		[[ -s $base.child ]] && kill "$(cat "$base.child")" 2> /dev/null
+		[[ -s $base.sh ]] && kill -KILL "$(cat "$base.sh")" 2> /dev/null
+	done
+}
+
+# record -o x.svg takes flamegraph's display options, from the same table
+# as flamegraph (before, "unknown option"): title, subtitle, width, count
+# name, palette (aqua: every frame aqua) in the SVG; -o x.html those the
+# page draws by, in its data
+record_test_graph_options() {
+	record_spawn fk-graph "$(record_exe fk-graph)" 1 || return
+	local pid=${record_spawned[fk-graph]}
+	record_start graph-options-svg -F $record_hz -p "$pid" -o "$record_dir/graph.svg" \
+		--title "fk graph T" --subtitle "sub T" --width 800 --countname ticks --colors aqua
+	record_start graph-options-html -F $record_hz -p "$pid" -o "$record_dir/graph.html" \
+		--title "fk page T" --colors aqua --countname ticks
+	record_finish
+	local svg=$record_dir/graph.svg problems
+	if [[ -n ${record_done[graph-options-svg]:-} ]]; then
+		problems=""
+		grep -q '<text id="title" [^>]*>fk graph T</text>' "$svg" || problems+="no title fk graph T; "
+		grep -q '<text id="subtitle" [^>]*>sub T</text>' "$svg" || problems+="no subtitle sub T; "
+		grep -q '<svg [^>]*width="800"' "$svg" || problems+="not 800 px wide: $(grep -o '<svg [^>]*' "$svg" | head -c 200); "
+		grep -q '<title>all ([0-9,]* ticks, 100%)</title>' "$svg" || problems+="the counts are not ticks: $(grep -o '<title>all ([^<]*' "$svg"); "
+		[[ $(record_svg_fill "$svg" seventy) == aqua ]] || problems+="seventy() is $(record_svg_fill "$svg" seventy), not aqua; "
+		record_judge graph-options-svg "$problems"
+	fi
+	if [[ -n ${record_done[graph-options-html]:-} ]]; then
+		grep -q '"title":"fk page T","unit":"ticks","palette":"aqua"' "$record_dir/graph.html"
+		record_judge graph-options-html "$( (($? == 0)) || echo "the page's data begins $(grep -o '"v":1,[^]]*' "$record_dir/graph.html" | head -c 200)")"
+	fi
+}
+
+# The fix printed for a binary without symbols works as printed: gzip
+# (stripped, from Debian's gzip package) is named for dpkg -S as dpkg knows
+# it (/bin/gzip on a merged /usr, where /usr/bin/gzip is "no path found"),
+# and that command, run, names its package; on Debian a line names the
+# debug archive of its release
+record_test_symbols_hint() {
+	local id=symbols-hint gzip
+	gzip=$(readlink -f "$(command -v gzip)")
+	if [[ ! -d /var/lib/dpkg/info ]] || ! { dpkg -S "$gzip" || dpkg -S "${gzip#/usr}"; } > /dev/null 2>&1; then
+		record_skip "$id" "gzip is not from a dpkg package here"
+		return
+	fi
+	seq 1 3000000 > "$record_dir/gzip.in"
+	record_run "$id" -F $record_hz -f -- gzip -c "$record_dir/gzip.in" || return
+	local err=$record_dir/$id.err problems="" command package
+	command=$(sed -n 's/.* frames in gzip without symbols: .*`\(dpkg -S [^`]*\)`.*/\1/p' "$err")
+	if [[ -z $command ]]; then
+		problems="no dpkg -S fix for gzip: $(grep gzip "$err" | head -c 300); "
+	else
+		package=$($command 2> /dev/null | sed -n 's/^\([^:]*\): .*gzip$/\1/p')
+		[[ $package == gzip ]] || problems+="\`$command\` names \"$package\", not gzip: $($command 2>&1 | head -c 200); "
+	fi
+	if grep -qx 'ID=debian' /etc/os-release 2> /dev/null; then
+		local codename; codename=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
+		grep -qF "\"deb http://deb.debian.org/debian-debug/ $codename-debug main\"" "$err" ||
+			problems+="no line naming Debian's debug archive for $codename; "
+	fi
+	grep -q 'record --debuginfod' "$err" || problems+="no line offering --debuginfod; "
+	record_judge "$id" "$problems"
+}
+
+# --debuginfod fetches the debug file of a binary without symbols after the
+# recording, from Debian's own debuginfod server run over a folder of the
+# test's (the workload's debug file, objcopy --only-keep-debug; the
+# workload stripped), on loopback in a network namespace of the test's
+# own; the client's cache is in the scratch directory. Without
+# --debuginfod nothing is fetched, though DEBUGINFOD_URLS names the server:
+# its frames stay [unknown:no-symbols ...] and the run says --debuginfod
+# would fetch them. With it, seventy() and thirty() are named (70/30).
+record_test_debuginfod() {
+	local dir=$record_dir/debuginfod
+	if ! command -v debuginfod > /dev/null || ! command -v debuginfod-find > /dev/null || ! command -v ip > /dev/null; then
+		record_skip debuginfod "no debuginfod, debuginfod-find or ip (run ./setup.sh)"
+		record_skip debuginfod-not-asked "no debuginfod, debuginfod-find or ip (run ./setup.sh)"
+		return
+	fi
+	rm -rf "$dir" && mkdir -p "$dir/served"
+	local bin=$dir/fk-symbols id
+	cc -g -O0 -fno-omit-frame-pointer -fno-inline -o "$bin" "$TOP/tests/workload/fk-7030.c" &&
+		objcopy --only-keep-debug "$bin" "$dir/served/fk-symbols.debug" && objcopy --strip-all "$bin" || {
+		record_fail debuginfod "cannot build and strip the workload"
+		return
+	}
+	id=$(readelf -n "$bin" | sed -n 's/.*Build ID: //p')
+	# (a server on port 8002 of the namespace's loopback, up once it
+	# serves the build id; each probe with a cache of its own, as a miss
+	# is cached)
+	unshare -n sh -c '
+		dir=$1 id=$2 flamekit=$3 bin=$4
+		ip link set lo up || exit 1
+		debuginfod -F -p 8002 -d "$dir/db.sqlite" -t 0 -g 0 "$dir/served" > "$dir/server.log" 2>&1 &
+		server=$! tries=0
+		until rm -rf "$dir/probe" && DEBUGINFOD_CACHE_PATH=$dir/probe DEBUGINFOD_URLS=http://127.0.0.1:8002 \
+			debuginfod-find debuginfo "$id" > /dev/null 2>&1; do
+			tries=$((tries + 1))
+			[ $tries -lt 1200 ] || { echo "the server did not serve $id" > "$dir/not-asked.err"; kill $server; exit 1; }
+			sleep 0.05
+		done
+		export DEBUGINFOD_URLS=http://127.0.0.1:8002
+		DEBUGINFOD_CACHE_PATH=$dir/cache-not-asked timeout -k 10 120 "$flamekit" record -F 997 -f -- "$bin" 1 \
+			> "$dir/not-asked.out" 2> "$dir/not-asked.err"
+		echo $? > "$dir/not-asked.rc"
+		unset DEBUGINFOD_URLS
+		DEBUGINFOD_CACHE_PATH=$dir/cache timeout -k 10 120 "$flamekit" record -F 997 -f \
+			--debuginfod=http://127.0.0.1:8002 -- "$bin" 1 > "$dir/asked.out" 2> "$dir/asked.err"
+		echo $? > "$dir/asked.rc"
+		kill $server; wait' sh "$dir" "$id" "$BUILD/flamekit" "$bin"
+	local problems=""
+	if [[ $(cat "$dir/not-asked.rc" 2> /dev/null) != 0 ]]; then
+		problems="exit $(cat "$dir/not-asked.rc" 2> /dev/null): $(tail -n 2 "$dir/not-asked.err" | tr '\n' ' ')"
+	else
+		grep -q ';\[unknown:no-symbols fk-symbols\]' "$dir/not-asked.out" && ! grep -q ';seventy' "$dir/not-asked.out" ||
+			problems+="named without --debuginfod: $(head -n 2 "$dir/not-asked.out" | tr '\n' ' '); "
+		[[ -z $(ls -A "$dir/cache-not-asked" 2> /dev/null) ]] ||
+			problems+="fetched into the cache without --debuginfod: $(ls -A "$dir/cache-not-asked"); "
+		grep -q "^flamekit: or fetch the debug files after the recording from DEBUGINFOD_URLS' servers: record --debuginfod$" "$dir/not-asked.err" ||
+			problems+="no line offering --debuginfod: $(tail -n 2 "$dir/not-asked.err" | tr '\n' ' '); "
+	fi
+	record_judge debuginfod-not-asked "$problems"
+	problems=""
+	if [[ $(cat "$dir/asked.rc" 2> /dev/null) != 0 ]]; then
+		problems="exit $(cat "$dir/asked.rc" 2> /dev/null): $(tail -n 2 "$dir/asked.err" | tr '\n' ' ')"
+	else
+		[[ -s $dir/cache/$id/debuginfo ]] || problems+="no $id/debuginfo in the cache: $(ls -R "$dir/cache" 2>&1 | head -c 200); "
+		grep -qx "flamekit: --debuginfod: debug file of $bin: $dir/cache/$id/debuginfo" "$dir/asked.err" ||
+			problems+="stderr does not say what was fetched: $(head -n 3 "$dir/asked.err" | tr '\n' ' '); "
+		problems+=$(record_check_share "$dir/asked.out" fk-symbols)
+		! grep -q 'no-symbols fk-symbols' "$dir/asked.out" || problems+="frames still without names: $(grep -m1 'no-symbols fk-symbols' "$dir/asked.out"); "
+	fi
+	record_judge debuginfod "$problems"
+}
+
 # Those of the BPF objects ("KIND ID" lines) that bpftool shows.
 record_bpf_shown() { # objects
 	local kind id
@@ -1328,6 +1667,14 @@ record_table=(
 	"record_test_rate rate"
 	"record_test_all_time all-time all-time-svg"
 	"record_test_rust_names rust-names"
+	"record_test_high_rate high-rate high-rate-sigint"
+	"record_test_second_sigint second-sigint"
+	"record_test_pid_exit pid-exit"
+	"record_test_no_samples no-samples-svg no-samples-report no-samples-html no-samples-folded"
+	"record_test_command_signals command-sigint command-sigterm"
+	"record_test_graph_options graph-options-svg graph-options-html"
+	"record_test_symbols_hint symbols-hint"
+	"record_test_debuginfod debuginfod debuginfod-not-asked"
 )
 
 record_tests() {

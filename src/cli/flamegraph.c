@@ -22,6 +22,7 @@
 #include "../readers/folded.h"
 #include "../readers/perf.h"
 #include "../readers/reader.h"
+#include "../writers/graph_options.h"
 #include "../writers/svg.h"
 #include "../writers/svg_name_attributes.h"
 #include "cli.h"
@@ -41,81 +42,32 @@ struct flamegraph_options {
 };
 
 enum {
-	OPT_FONTTYPE = 1000, OPT_WIDTH, OPT_HEIGHT, OPT_ENCODING, OPT_FONTSIZE, OPT_FONTWIDTH,
-	OPT_MINWIDTH, OPT_TITLE, OPT_SUBTITLE, OPT_NAMETYPE, OPT_COUNTNAME, OPT_NAMEATTR,
-	OPT_TOTAL, OPT_FACTOR, OPT_COLORS, OPT_BGCOLORS, OPT_HASH, OPT_RANDOM, OPT_CP,
-	OPT_REVERSE, OPT_INVERTED, OPT_FLAMECHART, OPT_NEGATE, OPT_NOTES, OPT_HELP, OPT_OUTPUT,
-	OPT_WEIGHT,
+	OPT_NAMEATTR = 1000, OPT_CP, OPT_REVERSE, OPT_FLAMECHART, OPT_HELP, OPT_OUTPUT, OPT_WEIGHT,
 };
 
-/* The options of `flamekit flamegraph`: flamekit's own first, so that
- * flamegraph.pl's, which the personality takes, are the table from
- * perl_long_options on. getopt, like Perl's Getopt::Long, takes a unique
- * abbreviation: "w" is a row of its own so that `-w`, flamegraph.pl's
+/* flamegraph's own options; the display options are the table every graph
+ * command shares (writers/graph_options.h), after these. flamekit's own come
+ * first, so that flamegraph.pl's, which the personality takes, are the
+ * table from perl_own_options on. getopt, like Perl's Getopt::Long, takes a
+ * unique abbreviation: "w" is a row of its own so that `-w`, flamegraph.pl's
  * --width, is not made ambiguous by --weight (an exact name wins). */
-static const struct option long_options[] = {
+static const struct option own_options[] = {
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
-	{ "w", required_argument, NULL, OPT_WIDTH },
-	{ "fonttype", required_argument, NULL, OPT_FONTTYPE },
-	{ "width", required_argument, NULL, OPT_WIDTH },
-	{ "height", required_argument, NULL, OPT_HEIGHT },
-	{ "encoding", required_argument, NULL, OPT_ENCODING },
-	{ "fontsize", required_argument, NULL, OPT_FONTSIZE },
-	{ "fontwidth", required_argument, NULL, OPT_FONTWIDTH },
-	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "subtitle", required_argument, NULL, OPT_SUBTITLE },
-	{ "nametype", required_argument, NULL, OPT_NAMETYPE },
-	{ "countname", required_argument, NULL, OPT_COUNTNAME },
+	{ "w", required_argument, NULL, GRAPH_OPT_WIDTH },
 	{ "nameattr", required_argument, NULL, OPT_NAMEATTR },
-	{ "total", required_argument, NULL, OPT_TOTAL },
-	{ "factor", required_argument, NULL, OPT_FACTOR },
-	{ "colors", required_argument, NULL, OPT_COLORS },
-	{ "bgcolors", required_argument, NULL, OPT_BGCOLORS },
-	{ "hash", no_argument, NULL, OPT_HASH },
-	{ "random", no_argument, NULL, OPT_RANDOM },
 	{ "cp", no_argument, NULL, OPT_CP },
 	{ "reverse", no_argument, NULL, OPT_REVERSE },
-	{ "inverted", no_argument, NULL, OPT_INVERTED },
 	{ "flamechart", no_argument, NULL, OPT_FLAMECHART },
-	{ "negate", no_argument, NULL, OPT_NEGATE },
-	{ "notes", required_argument, NULL, OPT_NOTES },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ NULL, 0, NULL, 0 },
 };
-static const struct option *const perl_long_options = long_options + 2;
+static const struct option *const perl_own_options = own_options + 2;
 
-static const char options_help[] =
-	"  --title TEXT        title (default \"Flame Graph\")\n"
-	"  --subtitle TEXT     second title line\n"
-	"  --width NUM         image width, px (default 1200)\n"
-	"  --height NUM        frame height, px (default 16)\n"
-	"  --minwidth NUM[%]   omit frames narrower than NUM px, or NUM% of the total\n"
-	"                      (default 0.1 px); their time stays in the parent\n"
-	"  --fonttype FONT     font (default \"Verdana\")\n"
-	"  --fontsize NUM      font size (default 12)\n"
-	"  --fontwidth NUM     average character width / font size (default 0.59)\n"
-	"  --countname TEXT    what the counts are (default \"samples\")\n"
-	"  --nametype TEXT     what the names are (default \"Function:\")\n"
-	"  --colors PALETTE    hot (default), mem, io, wakeup, chain, java, js, perl,\n"
-	"                      red, green, blue, aqua, yellow, purple, orange;\n"
-	"                      hotcold: frames marked _[o] (off CPU) blue, others hot;\n"
-	"                      kind: kernel (_[k]) orange, JIT (_[j]) green, Python\n"
-	"                      (\"f (file.py)\") aqua, native red (record's graphs)\n"
-	"                      diff-cb: colour-blind-safe differential (blue/orange)\n"
-	"  --bgcolors COLOR    yellow, blue, green, grey, or a flat #rrggbb\n"
-	"  --hash              colours by a hash of the name (same names, same hue)\n"
-	"  --random            random colours\n"
+static const char own_options_help[] =
 	"  --cp                consistent colours from and into ./palette.map\n"
 	"  --reverse           stacks reversed: merge from the leaf end\n"
-	"  --inverted          icicle graph: root at the top\n"
 	"  --flamechart        keep input order (time on x), do not merge stacks\n"
-	"  --negate            differential: swap the hues\n"
-	"  --notes TEXT        notes, put in a comment\n"
-	"  --total NUM         scale widths to this total instead of the sum\n"
-	"  --factor NUM        multiply the counts shown by NUM\n"
-	"  --encoding NAME     encoding named in the XML declaration\n"
 	"  --nameattr FILE     per-name attributes: \"NAME<TAB>attr=value<TAB>...\"\n";
 
 static void flamegraph_usage(FILE *out, bool perl_mode)
@@ -124,9 +76,9 @@ static void flamegraph_usage(FILE *out, bool perl_mode)
 		fprintf(out,
 			"USAGE: flamegraph [options] infile > outfile.svg\n\n"
 			"flamekit's drop-in for flamegraph.pl: the same options, layout and colours.\n\n"
-			"%s  --help              this message\n\n"
+			"%s%s  --help              this message\n\n"
 			"eg,\n  flamegraph --title=\"Flame Graph: malloc()\" trace.txt > graph.svg\n",
-			options_help);
+			graph_options_help, own_options_help);
 		return;
 	}
 	fprintf(out,
@@ -137,7 +89,7 @@ static void flamegraph_usage(FILE *out, bool perl_mode)
 		"differential graph: red grew, blue shrank. Options are flamegraph.pl's.\n"
 		"Input that is neither is refused as `flamekit collapse` refuses it (exit\n"
 		"status 2, one line, no SVG); empty input gives the \"no valid input\" SVG.\n\n"
-		"options:\n%s"
+		"options:\n%s%s"
 		"  --weight=samples    perf script text: count each sample once (\"samples\")\n"
 		"  --weight=period     perf script text: sum the samples' periods (\"periods\");\n"
 		"                      default: stackcollapse-perf.pl's sum (see `flamekit\n"
@@ -155,95 +107,18 @@ static void flamegraph_usage(FILE *out, bool perl_mode)
 		"  flamekit flamegraph perf-script.txt.gz > out.svg     # collapsed on the way\n"
 		"  flamekit diff before.folded after.folded | flamekit flamegraph > diff.svg\n"
 		"  flamekit flamegraph --colors java --minwidth 0.5%% java.folded > java.svg\n",
-		options_help);
-}
-
-/* A number for OPTION, or an error naming it (in Getopt::Long's words for
- * the personality: flamegraph.pl's GetOptions would have refused it). */
-static int parse_number(bool perl_mode, const char *option, const char *arg, double min, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || strchr(arg, 'x') || strchr(arg, 'X')) {
-		if (perl_mode)
-			return fprintf(stderr, "Value \"%s\" invalid for option %s (real number expected)\n",
-				       arg, option), -1;
-		return error("--%s wants a number, not '%s'", option, arg);
-	}
-	if (v < min)
-		return error("--%s %s is too small: use at least %g", option, arg, min);
-	*out = v;
-	return 0;
-}
-
-static int parse_unsigned(bool perl_mode, const char *option, const char *arg, unsigned min,
-			  unsigned *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v > 1000000) {
-		if (perl_mode && (errno || end == arg || *end))
-			return fprintf(stderr, "Value \"%s\" invalid for option %s (number expected)\n",
-				       arg, option), -1;
-		return error("--%s wants a whole number, not '%s'", option, arg);
-	}
-	if (v < (long)min)
-		return error("--%s %s is too small: use at least %u", option, arg, min);
-	*out = (unsigned)v;
-	return 0;
-}
-
-/* --minwidth: flamegraph.pl's /^([0-9.]+)%?$/. */
-static int parse_minwidth(struct flamegraph_options *o, const char *arg)
-{
-	size_t len = strlen(arg);
-	bool percent = len > 0 && arg[len - 1] == '%';
-	size_t digits = strspn(arg, "0123456789.");
-	if (len == 0 || digits == 0 || digits != len - percent) {
-		if (o->perl_mode)
-			fprintf(stderr, "Value '%s' is invalid for minwidth, expected a float.\n", arg);
-		else
-			error("--minwidth wants pixels or a percentage such as 0.5%%, not '%s'", arg);
-		return -1;
-	}
-	o->svg.minwidth = strtod(arg, NULL);
-	o->svg.minwidth_percent = percent;
-	return 0;
+		graph_options_help, own_options_help);
 }
 
 static int parse_option(struct flamegraph_options *o, int opt, const char *arg)
 {
-	struct svg_options *s = &o->svg;
+	if (graph_options__owns(opt))
+		return graph_options__parse(&o->svg, opt, arg, o->perl_mode);
 	switch (opt) {
-	case OPT_FONTTYPE: s->font_type = arg; return 0;
-	case OPT_WIDTH: return parse_unsigned(o->perl_mode, "width", arg, 21, &s->width);
-	case OPT_HEIGHT: return parse_unsigned(o->perl_mode, "height", arg, 1, &s->frame_height);
-	case OPT_ENCODING: s->encoding = arg; return 0;
-	case OPT_FONTSIZE: return parse_number(o->perl_mode, "fontsize", arg, 0.01, &s->font_size);
-	case OPT_FONTWIDTH: return parse_number(o->perl_mode, "fontwidth", arg, 0.01, &s->font_width);
-	case OPT_MINWIDTH: return parse_minwidth(o, arg);
-	case OPT_TITLE: s->title = *arg ? arg : NULL; return 0;
-	case OPT_SUBTITLE: s->subtitle = arg; return 0;
-	case OPT_NAMETYPE: s->name_type = arg; return 0;
-	case OPT_COUNTNAME: s->count_name = arg; return 0;
 	case OPT_NAMEATTR: o->name_attributes_path = arg; return 0;
-	case OPT_TOTAL: return parse_number(o->perl_mode, "total", arg, 0, &s->total);
-	case OPT_FACTOR: return parse_number(o->perl_mode, "factor", arg, -1e300, &s->factor);
-	case OPT_COLORS: s->colors = arg; return 0;
-	case OPT_BGCOLORS: s->bgcolors = arg; return 0;
-	case OPT_HASH: s->color_source.variation = SVG_COLOR_HASH; return 0;
-	case OPT_RANDOM:
-		if (s->color_source.variation != SVG_COLOR_HASH)  /* --hash wins, as in Perl */
-			s->color_source.variation = SVG_COLOR_RANDOM;
-		return 0;
 	case OPT_CP: o->use_palette_map = true; return 0;
 	case OPT_REVERSE: o->reverse = true; return 0;
-	case OPT_INVERTED: s->inverted = true; return 0;
-	case OPT_FLAMECHART: s->flamechart = true; return 0;
-	case OPT_NEGATE: s->negate = true; return 0;
-	case OPT_NOTES: s->notes = arg; return 0;
+	case OPT_FLAMECHART: o->svg.flamechart = true; return 0;
 	case OPT_OUTPUT: o->output = arg; return 0;
 	case OPT_WEIGHT: return perf_weight__parse(arg, &o->weight);
 	}
@@ -326,12 +201,6 @@ static int flamegraph_run(struct flamegraph_options *o)
 		if (!o->svg.palette_map)
 			goto cleanup;
 	}
-	if (o->svg.color_source.variation == SVG_COLOR_RANDOM) {
-		unsigned long seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
-		o->svg.color_source.random_state[0] = (unsigned short)seed;
-		o->svg.color_source.random_state[1] = (unsigned short)(seed >> 16);
-		o->svg.color_source.random_state[2] = (unsigned short)(seed >> 32);
-	}
 	if (o->perl_mode)
 		input_set__open_as_perl(&set, o->files, o->file_count);
 	else if (input_set__open(&set, o->files, o->file_count, true) < 0)
@@ -408,10 +277,11 @@ static int flamegraph_main(int argc, char **argv, bool perl_mode)
 	/* Perl's Getopt::Long takes -title as well as --title, abbreviations, and
 	 * options after file names: getopt_long_only with permutation does all. */
 	const char *shorts = perl_mode ? ":" : ":ho:";
-	const struct option *table = perl_mode ? perl_long_options : long_options;
+	struct option *table = graph_options__table(perl_mode ? perl_own_options : own_options);
 	while ((opt = getopt_long_only(argc, argv, shorts, table, NULL)) != -1) {
 		if (opt == OPT_HELP || opt == 'h') {
 			flamegraph_usage(stdout, perl_mode);
+			free(table);
 			return 0;
 		}
 		if (opt == 'o')
@@ -428,9 +298,11 @@ static int flamegraph_main(int argc, char **argv, bool perl_mode)
 				flamegraph_usage(stderr, true);
 			else if (!refused)
 				fprintf(stderr, "flamekit: see `flamekit flamegraph --help`\n");
+			free(table);
 			return perl_mode ? EXIT_PERL_DIE : EXIT_BAD_INPUT;
 		}
 	}
+	free(table);
 	if (perl_mode && o.svg.notes && strpbrk(o.svg.notes, "<>")) {
 		/* flamegraph.pl dies on these before it reads; a comment could
 		 * hold them, so `flamekit flamegraph` draws the graph */

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "option_error.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -30,6 +31,7 @@
 
 #include "../lib/buf.h"
 #include "../lib/error.h"
+#include "../lib/output.h"
 #include "../lib/slice_length.h"
 #include "../lib/xalloc.h"
 #include "../profile/profile.h"
@@ -39,8 +41,12 @@
 #include "../sampler/missing_report.h"
 #include "../sampler/recording.h"
 #include "../sampler/sampled_profile.h"
+#include "../sampler/targets.h"
 #include "../sampler/workload.h"
+#include "../symbolize/debuginfo.h"
+#include "../symbolize/process_symbols.h"
 #include "../symbolize/user_unwinder.h"
+#include "../writers/graph_options.h"
 #include "../writers/outdir.h"
 #include "../writers/svg.h"
 #include "../writers/writer.h"
@@ -57,6 +63,7 @@ struct record_options {
 	uint32_t *pids, *tids;
 	const char *user;
 	bool folded, delimited, annotate;
+	bool call_graph;                   /* -g: perf's, accepted (stacks are always on) */
 	double duration;                   /* seconds; 0: until Ctrl-C */
 	const char *output_path;
 	const struct writer *writer;       /* what -o names, -f, or the report */
@@ -71,6 +78,12 @@ struct record_options {
 	size_t event_count;
 	bool rate;                         /* --rate: count events per second, no stacks */
 	struct interp_options interp;      /* interpreter frames (Python by default) */
+	struct svg_options graph;          /* flamegraph's display options (graph_options.h) */
+	int graph_option;                  /* the first of them given (its getopt value), 0: none */
+	int svg_only_option;               /* the first given that the page does not take */
+	bool colors_given;                 /* --colors: no palette of record's own */
+	struct option *long_options;       /* record's rows and the graph's (owned) */
+	const char *debuginfod;            /* --debuginfod[=URLS]: "" for DEBUGINFOD_URLS's */
 };
 
 enum {
@@ -85,6 +98,7 @@ enum {
 	OPT_RATE,
 	OPT_ALL_TIME,  /* --off-cpu's options serve it too */
 	OPT_TIMELINE,
+	OPT_DEBUGINFOD,
 	OPT_OFF_CPU,   /* the options after it are its own */
 	OPT_MIN_BLOCK,
 	OPT_MAX_BLOCK,
@@ -120,6 +134,7 @@ static const struct option record_long_options[] = {
 	{ "rate", no_argument, NULL, OPT_RATE },
 	{ "all-time", no_argument, NULL, OPT_ALL_TIME },
 	{ "timeline", optional_argument, NULL, OPT_TIMELINE },
+	{ "debuginfod", optional_argument, NULL, OPT_DEBUGINFOD },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "min-block", required_argument, NULL, OPT_MIN_BLOCK },
 	{ "max-block", required_argument, NULL, OPT_MAX_BLOCK },
@@ -142,8 +157,8 @@ static void record_usage(FILE *out)
 	      "Runs for DURATION seconds, until COMMAND exits, or until Ctrl-C; then writes\n"
 	      "bcc profile's report (default), folded stacks (-f) or what -o names.\n\n"
 	      "what to sample (default: every process on every CPU):\n"
-	      "  -p, --pid PID[,PID...]    these processes only\n"
-	      "  -L, --tid TID[,TID...]    these threads only\n"
+	      "  -p, --pid PID[,PID...]    these processes only, until they have all exited\n"
+	      "  -L, --tid TID[,TID...]    these threads only, until they have all exited\n"
 	      "  -u, --user USER           processes of USER, also ones started meanwhile\n"
 	      "  -- COMMAND [ARGS...]      start COMMAND, profile it and its children,\n"
 	      "                            stop when it exits\n"
@@ -152,10 +167,12 @@ static void record_usage(FILE *out)
 	      "      --cgroupmap PATH      tasks in the cgroups of this pinned BPF map\n"
 	      "      --mntnsmap PATH       tasks in the mount namespaces of this pinned map\n\n"
 	      "how:\n"
-	      "  -F, --frequency HZ        samples per second per CPU (default 49)\n"
+	      "  -F, --frequency HZ        samples per second per CPU (default 49; at most\n"
+	      "                            the kernel's perf_event_max_sample_rate)\n"
 	      "  -c, --count NS            instead: one sample per NS of CPU time\n"
 	      "  -U, --user-stacks-only    user stacks only\n"
 	      "  -K, --kernel-stacks-only  kernel stacks only\n"
+	      "  -g                        accepted for perf's sake: stacks are always on\n"
 	      "      --unwind=MODE         user stacks by auto (default): dwarf where the\n"
 	      "                            kernel allows; fp: frame pointers, walked in the\n"
 	      "                            kernel (cheapest, but programs built without them\n"
@@ -222,7 +239,8 @@ static void record_usage(FILE *out)
 	      "  -a, --annotations         mark kernel frames with _[k], JIT frames (named by\n"
 	      "                            /tmp/perf-PID.map) with _[j] in -f's lines and the\n"
 	      "                            report too (bcc's forms); every other output has\n"
-	      "                            them, and the graphs colour by them\n"
+	      "                            them, and the graphs colour by them. Not perf's -a:\n"
+	      "                            every CPU is sampled without it\n"
 	      "  -o, --output FILE         FILE.folded, FILE.folded.gz, FILE.timed (per time\n"
 	      "                            slice), FILE.svg, FILE.html (flamekit view's page)\n"
 	      "                            or FILE.txt (the report);\n"
@@ -236,13 +254,24 @@ static void record_usage(FILE *out)
 	      "                            is a key per slice: the counts map keeps 8 x\n"
 	      "                            --stack-storage-size keys. --off-cpu: a block\n"
 	      "                            counts in the slice where it ended\n"
+	      "      --debuginfod[=URLS]   after the recording, fetch the debug files of\n"
+	      "                            binaries without symbols from debuginfod servers\n"
+	      "                            (URLS, else DEBUGINFOD_URLS's; as perf record\n"
+	      "                            --debuginfod) into the client's cache\n"
 	      "  -v, --verbose             show libbpf's messages\n"
 	      "  -h, --help                show this help\n\n"
+	      "flame graph (flamekit flamegraph's options, for -o FILE.svg and --outdir's\n"
+	      "SVG; -o FILE.html takes --title, --colors, --hash and --countname):\n",
+	      out);
+	fputs(graph_options_help, out);
+	fputs("\n"
 	      "At the end flamekit prints how many samples it took and how many were lost\n"
-	      "(0 unless a map filled up). Ctrl-C ends the recording and writes the output;\n"
-	      "a second Ctrl-C aborts without writing.\n\n"
+	      "(0 unless a map filled up or, at high rates, it fell behind the copied\n"
+	      "stacks). Ctrl-C (or SIGTERM) ends the recording and writes the output, and\n"
+	      "is passed on to COMMAND; a second Ctrl-C aborts at once without writing.\n\n"
 	      "examples:\n"
 	      "  sudo flamekit record -o flame.svg 10           # all CPUs, 10 s\n"
+	      "  sudo flamekit record -o app.svg --title app --colors java -p 1234 30\n"
 	      "  sudo flamekit record -F 997 -p 1234 -f > app.folded\n"
 	      "  sudo flamekit record -o build.svg -- make -j2  # a command and its children\n"
 	      "  sudo flamekit record -u www-data --outdir /var/tmp/flames 30\n"
@@ -340,6 +369,40 @@ static int parse_state(const char *arg, struct bpf_sampler_options *s)
 	return 0;
 }
 
+/* The most samples a second per CPU this kernel takes, by which perf
+ * record bounds -F; 0 when it does not say. */
+static unsigned long long kernel_max_sample_rate(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+	unsigned long long rate = 0;
+	if (f) {
+		if (fscanf(f, "%llu", &rate) != 1)
+			rate = 0;
+		fclose(f);
+	}
+	return rate;
+}
+
+/* The timer's rate (-F, or -c NS) within the kernel's bound: above it the
+ * kernel throttles, and a recording could only fall behind. */
+static int check_sample_rate(const struct record_options *o)
+{
+	static const char limit[] = "/proc/sys/kernel/perf_event_max_sample_rate";
+	unsigned long long max = kernel_max_sample_rate();
+
+	if (!max || o->event_count || !(o->frequency_given || o->period_given))
+		return 0;
+	if (o->frequency_given && o->sampler.frequency > max)
+		return error("-F %u: this kernel takes at most %llu samples a second (%s, perf "
+			     "record's bound too): give -F %llu or less", o->sampler.frequency, max,
+			     limit, max);
+	if (o->period_given && o->sampler.period < 1000000000ull / max)
+		return error("-c %" PRIu64 ": a sample every %" PRIu64 " ns is more than the %llu "
+			     "a second this kernel takes (%s): give -c %llu or more", o->sampler.period,
+			     o->sampler.period, max, limit, (1000000000ull + max - 1) / max);
+	return 0;
+}
+
 /* --off-cpu's options against each other and against the timer's. */
 static int check_off_cpu_options(const struct record_options *o)
 {
@@ -412,7 +475,8 @@ static int check_rate_options(const struct record_options *o)
 		o->outdir ? "--outdir" : o->sampler.all_time ? "--all-time" :
 		o->sampler.off_cpu ? "--off-cpu" : o->frequency_given ? "-F" :
 		o->period_given ? "-c" : o->sampler.cpu >= 0 ? "-C" :
-		o->sampler.slice_ns ? "--timeline" : NULL;
+		o->sampler.slice_ns ? "--timeline" :
+		o->graph_option ? graph_options__name(o->graph_option) : NULL;
 
 	if (o->event_count == 0)
 		return error("--rate counts events: name them with -e EVENT[,EVENT...]");
@@ -519,6 +583,57 @@ static int check_timeline(struct record_options *o)
 	return 0;
 }
 
+static void note_graph_option(struct record_options *o, int opt)
+{
+	if (!o->graph_option)
+		o->graph_option = opt;
+	if (!o->svg_only_option && !graph_options__page_takes(opt))
+		o->svg_only_option = opt;
+	if (opt == GRAPH_OPT_COLORS)
+		o->colors_given = true;
+}
+
+/* flamegraph's options where a graph is written: -o FILE.svg and --outdir
+ * (its SVG) take them all, -o FILE.html those the page draws by; checked
+ * now as the SVG writer would check them at the end. */
+static int check_graph_options(const struct record_options *o)
+{
+	const char *name = o->writer ? o->writer->name : "";
+	bool svg = o->outdir || strcmp(name, "svg") == 0, page = strcmp(name, "html") == 0;
+
+	if (!o->graph_option)
+		return 0;
+	if (!svg && !page)
+		return error("%s is a flame graph option: it applies to -o FILE.svg, -o FILE.html "
+			     "and --outdir, not to %s", graph_options__name(o->graph_option),
+			     o->output_path ? o->output_path : o->folded ? "folded stacks (-f)" :
+			     o->sampler.slice_ns ? "timed folded stacks" : "the report");
+	if (page && o->svg_only_option)
+		return error("%s draws the SVG; -o %s is the page, which takes --title, "
+			     "--colors, --hash and --countname", graph_options__name(o->svg_only_option),
+			     o->output_path);
+	if (o->colors_given && !svg_color__known_palette(o->graph.colors))
+		return error("--colors %s: no such palette; try hot, mem, io, wakeup, chain, java, "
+			     "js, perl, hotcold, red, green, blue, aqua, yellow, purple or orange",
+			     o->graph.colors);
+	return svg_options__check(&o->graph);
+}
+
+/* -a is bcc profile's (annotations), perf's -a is "all CPUs": said once
+ * where the annotations are not plainly what was asked for, i.e. with
+ * perf's -g, or where they go into a graph or report rather than the
+ * folded stacks a bcc user marks them in (for flamegraph --colors java). */
+static void explain_annotate(const struct record_options *o)
+{
+	const char *name = o->writer ? o->writer->name : "";
+	bool folded = !o->outdir && (strcmp(name, "folded") == 0 || strcmp(name, "timed") == 0);
+
+	if (o->annotate && (o->call_graph || !(folded || o->delimited)))
+		fprintf(stderr, "flamekit: note: -a is bcc profile's --annotations (kernel frames "
+			"end in _[k], JIT frames in _[j]); every CPU is sampled without it (perf's "
+			"-a)\n");
+}
+
 /* Parses argv; returns 0, 1 for --help (done), or -1 after an error. */
 static int parse_record_options(struct record_options *o, int argc, char **argv)
 {
@@ -538,7 +653,8 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 	}
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(dashes, argv, ":p:L:u:UKF:c:e:daIfC:o:vh", record_long_options,
+	o->long_options = graph_options__table(record_long_options);
+	while ((opt = getopt_long(dashes, argv, ":p:L:u:UKF:c:e:daIfgC:o:vh", o->long_options,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'p': o->pid_list = optarg; break;
@@ -570,6 +686,7 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 			break;
 		case 'd': o->delimited = true; break;
 		case 'a': o->annotate = true; break;
+		case 'g': o->call_graph = true; break;
 		case 'I': o->sampler.include_idle = true; break;
 		case 'f': o->folded = true; break;
 		case 'C':
@@ -609,6 +726,7 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 			if (slice_length__parse("--timeline", optarg, &o->sampler.slice_ns) < 0)
 				return -1;
 			break;
+		case OPT_DEBUGINFOD: o->debuginfod = optarg ? optarg : ""; break;
 		case OPT_OFF_CPU: o->sampler.off_cpu = true; break;
 		case OPT_MIN_BLOCK:
 			if (parse_number("--min-block", optarg, 1, UINT64_MAX, &n) < 0)
@@ -631,8 +749,14 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 			record_usage(stdout);
 			return 1;
 		default: /* '?' and ':' */
+			if (graph_options__owns(opt)) {
+				if (graph_options__parse(&o->graph, opt, optarg, false) < 0)
+					return -1;
+				note_graph_option(o, opt);
+				continue;
+			}
 			return option_error("record", OPTION_VOICE_FLAMEKIT, opt, argv,
-					    record_long_options);
+					    o->long_options);
 		}
 		if (opt > OPT_OFF_CPU && !o->off_cpu_option)
 			o->off_cpu_option = long_option_name(opt);
@@ -665,6 +789,14 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 		return check_rate_options(o);
 	if (o->event_count && check_event_options(o) < 0)
 		return -1;
+	if (check_sample_rate(o) < 0)
+		return -1;
+	if (o->debuginfod && !*o->debuginfod && !(getenv("DEBUGINFOD_URLS") &&
+						   *getenv("DEBUGINFOD_URLS")))
+		return error("--debuginfod: DEBUGINFOD_URLS is not set: name the servers, "
+			     "--debuginfod=URL (Debian's: https://debuginfod.debian.net)");
+	if (o->debuginfod && !o->sampler.user_stacks)
+		return error("--debuginfod fetches user programs' debug files: drop -K");
 	if (o->command && (o->pid_list || o->tid_list))
 		return error("-- COMMAND profiles the command it starts: drop -p/-L");
 	if (o->outdir && o->output_path)
@@ -679,10 +811,14 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 	o->sampler.tids = o->tids;
 	if (o->user && parse_user(o) < 0)
 		return -1;
-	if (pick_writer(o) < 0 || check_timeline(o) < 0)
+	if (pick_writer(o) < 0 || check_timeline(o) < 0 || check_graph_options(o) < 0)
 		return -1;
-	/* --outdir is where an operator's runs collect: made if missing, and
-	 * checked before sampling, not after */
+	explain_annotate(o);
+	/* Every file written at the end is checked now, before sampling (and
+	 * before a command runs): a recording is not to be lost to a path.
+	 * --outdir is where an operator's runs collect: made if missing. */
+	if (o->output_path && output__check(o->output_path) < 0)
+		return -1;
 	if (o->outdir && outdir__prepare(o->outdir) < 0)
 		return -1;
 	return 0;
@@ -692,23 +828,31 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
  * threads by user + kernel stack for 5 secs.", or offcputime's "Tracing
  * off-CPU time (us) of ..." (offwaketime's "Tracing blocked time (us) of
  * ... off-CPU and waker stack"). */
+/* What is recorded, as the header names it: "PID 1234", "all threads". */
+static void describe_subject(const struct record_options *o, struct buf *what)
+{
+	const struct bpf_sampler_options *s = &o->sampler;
+
+	if (o->pid_list)
+		buf__printf(what, "PID %s", o->pid_list);
+	else if (o->tid_list)
+		buf__printf(what, "TID %s", o->tid_list);
+	else if (o->command)
+		buf__printf(what, "command %s and its children", o->command[0]);
+	else if (o->user)
+		buf__printf(what, "user %s", o->user);
+	else if (s->off_cpu && (s->user_threads_only || s->kernel_threads_only))
+		buf__printf(what, "%s threads", s->user_threads_only ? "user" : "kernel");
+	else
+		buf__printf(what, "all threads");
+}
+
 static void format_header(const struct record_options *o, struct buf *line)
 {
 	const struct bpf_sampler_options *s = &o->sampler;
 	struct buf what = BUF_INIT;
 
-	if (o->pid_list)
-		buf__printf(&what, "PID %s", o->pid_list);
-	else if (o->tid_list)
-		buf__printf(&what, "TID %s", o->tid_list);
-	else if (o->command)
-		buf__printf(&what, "command %s and its children", o->command[0]);
-	else if (o->user)
-		buf__printf(&what, "user %s", o->user);
-	else if (s->off_cpu && (s->user_threads_only || s->kernel_threads_only))
-		buf__printf(&what, "%s threads", s->user_threads_only ? "user" : "kernel");
-	else
-		buf__printf(&what, "all threads");
+	describe_subject(o, &what);
 	const char *stacks = !s->kernel_stacks ? "user" : !s->user_stacks ? "kernel" :
 		"user + kernel";
 	if (s->all_time)
@@ -748,6 +892,32 @@ static void format_header(const struct record_options *o, struct buf *line)
 	buf__free(&what);
 }
 
+/* Why a recording has no stacks, in flamekit's words (flamegraph.pl's
+ * "No valid input provided" would blame the input): "no samples: PID 1234
+ * did not run on a CPU while sampled ...". */
+static void explain_no_stacks(const struct record_options *o, struct buf *why)
+{
+	const struct bpf_sampler_options *s = &o->sampler;
+	struct buf what = BUF_INIT, cpu = BUF_INIT;
+
+	describe_subject(o, &what);
+	if (s->cpu >= 0)
+		buf__printf(&cpu, " on CPU#%d", s->cpu);
+	if (s->event)
+		buf__printf(why, "no %s: %s did not happen in %s%s while traced",
+			    s->event_every > 1 ? "samples" : "events", s->event->text, what.data,
+			    cpu.data ? cpu.data : "");
+	else if (s->off_cpu && !s->all_time)
+		buf__printf(why, "no off-CPU time: %s did not leave a CPU%s in blocks the filters "
+			    "keep while traced", what.data, cpu.data ? cpu.data : "");
+	else
+		buf__printf(why, "no samples: %s did not run on a CPU%s while sampled (idle? "
+			    "flamekit record --off-cpu shows where it waits)", what.data,
+			    cpu.data ? cpu.data : "");
+	buf__free(&what);
+	buf__free(&cpu);
+}
+
 /* --unwind=auto: copied stacks where the kernel can give them (x86-64 user
  * registers through bpf_task_pt_regs(), Linux 5.15, which needs the
  * kernel's BTF), since most binaries of a distribution have no frame
@@ -783,37 +953,49 @@ static bool choose_dwarf(const struct record_options *o)
  * microseconds; the SVG's counts read "us" from the profile's unit.
  */
 static int write_output(const struct record_options *o, time_t started,
-			const struct profile *profile, const char *header)
+			const struct profile *profile, const char *header, const char *empty_text)
 {
 	const struct bpf_sampler_options *s = &o->sampler;
-	struct svg_options graph;
-	struct writer_options graph_labels = { .format = &graph }, labels = { 0 };
-	char title[256];
+	struct svg_options graph = o->graph;  /* flamegraph's options as given */
+	struct html_options page = { 0 };
+	struct writer_options graph_labels = { .format = &graph, .empty_text = empty_text },
+			      labels = { .empty_text = empty_text };
+	const char *title = NULL, *colors = NULL;
+	char event_title[256];
 
-	svg_options__init(&graph);
 	if (s->all_time) {
-		graph.title = "On- and Off-CPU Time Flame Graph";
-		graph.colors = "hotcold";
+		title = "On- and Off-CPU Time Flame Graph";
+		colors = "hotcold";
 	} else if (s->event) {
-		snprintf(title, sizeof title, "%s Flame Graph", s->event->text);
-		graph.title = title;
-		graph.colors = "kind";
+		snprintf(event_title, sizeof event_title, "%s Flame Graph", s->event->text);
+		title = event_title;
+		colors = "kind";
 	} else if (s->off_cpu) {
-		graph.title = s->wakeups ? "Off-Wake Time Flame Graph" : "Off-CPU Time Flame Graph";
-		graph.colors = s->wakeups ? "chain" : "io";
-		graph.chain_marked = s->wakeups;
+		title = s->wakeups ? "Off-Wake Time Flame Graph" : "Off-CPU Time Flame Graph";
+		colors = s->wakeups ? "chain" : "io";
 	} else {
-		graph.colors = "kind";  /* kernel, native, Python and JIT frames apart */
+		colors = "kind";  /* kernel, native, Python and JIT frames apart */
 	}
+	/* what the user gave wins over record's own labels */
+	if (!graph.title)
+		graph.title = title;
+	if (colors && !o->colors_given)
+		graph.colors = colors;
+	graph.chain_marked = s->wakeups;
 	if (o->outdir) {
 		struct outdir_subject subject = {
 			o->pid_list, o->user, o->command ? o->command[0] : NULL,
 		};
 		return outdir__write(o->outdir, started, &subject, profile, &graph_labels);
 	}
-	if (strcmp(o->writer->name, "svg") == 0)
+	if (strcmp(o->writer->name, "svg") == 0) {
 		labels = graph_labels;
-	else if ((s->off_cpu || s->event) && strcmp(o->writer->name, "bcc-report") == 0)
+	} else if (strcmp(o->writer->name, "html") == 0) {
+		graph_options__page(&graph, &page);
+		labels.format = &page;
+		labels.title = graph.title;
+		labels.count_name = graph.count_name;
+	} else if ((s->off_cpu || s->event) && strcmp(o->writer->name, "bcc-report") == 0)
 		labels.title = header;
 	return writer__write_file(o->writer, profile, &labels, o->output_path);
 }
@@ -836,25 +1018,58 @@ static void add_interp_line(void *arg, const char *text, uint64_t samples)
 	missing_report__add_text(arg, text, samples);
 }
 
+/* After the first stop signal: a second one aborts at once, without
+ * writing (lib/output.h removes a file half-written), even where the
+ * signal was ignored when flamekit started (a background job of a script
+ * ignores SIGINT, yet the first one was taken, blocked). */
+static void let_signals_abort(const sigset_t *stop_signals, const sigset_t *original_mask)
+{
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	sigset_t unblock;
+
+	sigemptyset(&unblock);
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+		if (sigismember(stop_signals, stops[i])) {
+			signal(stops[i], SIG_DFL);
+			sigaddset(&unblock, stops[i]);
+		}
+	sigprocmask(SIG_SETMASK, original_mask, NULL);
+	sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+}
+
+/* "PID 12 has exited", "PIDs 12,34 have all exited", or the same of TIDs. */
+static void say_targets_exited(const struct record_options *o)
+{
+	bool threads = !o->pid_list;
+	const char *list = threads ? o->tid_list : o->pid_list;
+	bool several = strchr(list, ',') != NULL;
+	fprintf(stderr, "flamekit: %s%s %s %s exited: the recording ends\n",
+		threads ? "TID" : "PID", several ? "s" : "", list, several ? "have all" : "has");
+}
+
 static int record_run(struct record_options *o)
 {
 	sigset_t stop_signals, original_mask;
 	struct workload *workload = NULL;
+	struct targets *targets = NULL;
+	struct debuginfod_fetcher *fetch = NULL;
 	struct recording *recording = NULL;
 	struct profile *profile = NULL;
 	struct missing_report *missing = NULL;
-	struct buf header = BUF_INIT;
+	struct buf header = BUF_INIT, why_empty = BUF_INIT;
 	uint32_t child_pid;
 	time_t started = time(NULL);
 	int status = EXIT_BAD_INPUT;
 
 	/* Signals are taken synchronously while sampling (sigtimedwait), so the
-	 * first Ctrl-C ends the recording; they are unblocked again before the
-	 * output is written, where a second one aborts (lib/output.h). */
+	 * first Ctrl-C ends the recording; after it, a second one aborts. A
+	 * SIGHUP ignored from the start (nohup) stays ignored. */
+	struct sigaction hup;
 	sigemptyset(&stop_signals);
 	sigaddset(&stop_signals, SIGINT);
 	sigaddset(&stop_signals, SIGTERM);
-	sigaddset(&stop_signals, SIGHUP);
+	if (sigaction(SIGHUP, NULL, &hup) != 0 || hup.sa_handler != SIG_IGN)
+		sigaddset(&stop_signals, SIGHUP);
 	sigaddset(&stop_signals, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &stop_signals, &original_mask);
 
@@ -885,11 +1100,30 @@ static int record_run(struct record_options *o)
 		goto cleanup;
 	if (workload && workload__release(workload) < 0)
 		goto cleanup;
+	if (o->sampler.pid_count || o->sampler.tid_count)
+		targets = o->sampler.pid_count && !o->command ?
+			targets__new(o->sampler.pids, o->sampler.pid_count, false) :
+			targets__new(o->sampler.tids, o->sampler.tid_count, true);
 	format_header(o, &header);
 	fprintf(stderr, "%s\n", header.data);
-	if (recording__run(recording, o->duration, workload, &stop_signals) < 0)
+	struct recording_limits limits = { o->duration, workload, targets, &stop_signals };
+	struct recording_end end;
+	if (recording__run(recording, &limits, &end) < 0)
 		goto cleanup;
-	sigprocmask(SIG_SETMASK, &original_mask, NULL);
+	/* as perf record passes on what ends it; what the terminal sent (Ctrl-C)
+	 * reached the command's process group, the command with it */
+	if (end.why == RECORDING_SIGNAL && workload && end.sent_to_us_only)
+		workload__signal(workload, end.signal);
+	if (end.why == RECORDING_TARGETS_EXITED)
+		say_targets_exited(o);
+	/* a signal after an end of another kind is a first one: it meets the
+	 * dispositions flamekit started with, as before sampling */
+	if (end.why == RECORDING_SIGNAL)
+		let_signals_abort(&stop_signals, &original_mask);
+	else
+		sigprocmask(SIG_SETMASK, &original_mask, NULL);
+	if (recording__finish(recording) < 0)
+		goto cleanup;
 	const struct recording_results *r = recording__results(recording);
 	const struct bpf_sampler_stats stats = r->stats;
 
@@ -905,6 +1139,12 @@ static int record_run(struct record_options *o)
 		.tracepoint_stacks = o->sampler.event && o->sampler.event->kind != EVENT_PERF,
 		.mark_off_cpu = o->sampler.all_time,
 	};
+	/* debug files from debuginfod: fetched now, as names are wanted, never
+	 * while sampling (a network wait would hold up the copied stacks) */
+	if (o->debuginfod) {
+		fetch = debuginfod_fetcher__new(*o->debuginfod ? o->debuginfod : NULL);
+		process_symbols__fetch_debuginfo(r->processes, fetch);
+	}
 	missing = missing_report__new();
 	profile = sampled_profile__build_with_interp(&naming, r->sampler, r->counts, r->processes,
 						     r->interp, missing);
@@ -914,7 +1154,14 @@ static int record_run(struct record_options *o)
 		profile__set_time(profile, &(struct profile_time){ o->sampler.slice_ns,
 								   o->sampler.start_ns });
 
-	int written = write_output(o, started, profile, header.data);
+	struct buf empty_text = BUF_INIT;
+	if (profile__size(profile) == 0) {
+		explain_no_stacks(o, &why_empty);
+		buf__printf(&empty_text, "%c%s", toupper((unsigned char)why_empty.data[0]),
+			    why_empty.data + 1);
+	}
+	int written = write_output(o, started, profile, header.data, empty_text.data);
+	buf__free(&empty_text);
 	if (written < 0) {
 		status = exit_status_of_write(written);
 		goto cleanup;
@@ -947,6 +1194,8 @@ static int record_run(struct record_options *o)
 		fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in "
 			"%.1f s; %" PRIu64 " lost\n", stats.samples, (uint64_t)profile__size(profile),
 			r->elapsed, stats.dropped + stats.stacks_lost + stats.copies_lost);
+	if (why_empty.data)
+		warning("%s", why_empty.data);
 	if (stats.blocks_lost)
 		warning("%" PRIu64 " blocks not timed: more tasks were off CPU at once than "
 			"flamekit keeps (%d)", stats.blocks_lost, BPF_SAMPLER_OFF_CPU_TASKS);
@@ -968,15 +1217,18 @@ static int record_run(struct record_options *o)
 		size_t stop_count = user_unwinder__stops(r->unwinder, &stops);
 		missing_report__add_stops(missing, stops, stop_count);
 	}
+	bool fetched = fetch != NULL;
 	if (o->sampler.all_time)
-		missing_report__print(missing, stderr, profile_total(profile), "microseconds");
+		missing_report__print(missing, stderr, profile_total(profile), "microseconds",
+				      fetched);
 	else if (o->sampler.off_cpu)
-		missing_report__print(missing, stderr, stats.off_cpu_us, "off-CPU microseconds");
+		missing_report__print(missing, stderr, stats.off_cpu_us, "off-CPU microseconds",
+				      fetched);
 	else if (o->sampler.event)
 		missing_report__print(missing, stderr, stats.samples,
-				      o->sampler.event_every > 1 ? "samples" : "events");
+				      o->sampler.event_every > 1 ? "samples" : "events", fetched);
 	else
-		missing_report__print(missing, stderr, stats.samples, "samples");
+		missing_report__print(missing, stderr, stats.samples, "samples", fetched);
 	if (o->sampler.verbose && r->unwinder) {
 		struct user_unwinder_stats u;
 		user_unwinder__stats(r->unwinder, &u);
@@ -991,10 +1243,13 @@ static int record_run(struct record_options *o)
 	status = 0;
 cleanup:
 	workload__free(workload);
+	targets__free(targets);
 	recording__free(recording);
+	debuginfod_fetcher__free(fetch);  /* (the binaries, freed with the recording, used it) */
 	profile__free(profile);
 	missing_report__free(missing);
 	buf__free(&header);
+	buf__free(&why_empty);
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
 	return status;
 }
@@ -1069,6 +1324,7 @@ int cmd_record(int argc, char **argv)
 		 * may be used (the others are refused as unknown; for tests) */
 		.interp = { .python = true, .known_versions = getenv("FLAMEKIT_PYTHON_KNOWN") },
 	};
+	svg_options__init(&o.graph);
 	int parsed = parse_record_options(&o, argc, argv);
 	int status = parsed < 0 ? EXIT_BAD_INPUT : parsed > 0 ? 0 :
 		o.rate ? rate_run(&o) : record_run(&o);
@@ -1079,5 +1335,6 @@ int cmd_record(int argc, char **argv)
 		event_spec__free(&o.events[i]);
 	free(o.events);
 	free(o.event_args);
+	free(o.long_options);
 	return status;
 }

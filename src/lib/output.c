@@ -37,6 +37,7 @@ struct output {
 	FILE *gzip_memory;
 	char *gzip_text;
 	size_t gzip_len;
+	bool check_only;  /* output__check(): decide and try, but open nothing */
 };
 
 /*
@@ -250,6 +251,12 @@ static int attach_stream(struct output *o, int fd, enum output_way way)
 static int open_direct(struct output *o, const char *target, const struct stat *st, int stream_fd)
 {
 	int fd;
+	/* (a check must not open a FIFO, whose reader would see its end, nor
+	 * connect to a socket) */
+	if (o->check_only && stream_fd < 0 && faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0)
+		return error("cannot write %s: %s", o->path, strerror(errno));
+	if (o->check_only)
+		return 0;
 	if (stream_fd >= 0)
 		fd = fcntl(stream_fd, F_DUPFD_CLOEXEC, 3);
 	else if (S_ISSOCK(st->st_mode))
@@ -266,6 +273,8 @@ static int open_direct(struct output *o, const char *target, const struct stat *
 
 static int open_in_place(struct output *o, const char *target)
 {
+	if (o->check_only)  /* open_replace() checked that it may be written */
+		return 0;
 	int fd = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return error("cannot write %s: %s", o->path, strerror(errno));
@@ -317,6 +326,11 @@ static int open_replace(struct output *o, const char *target, const struct stat 
 		if (existing && (e == EACCES || e == EPERM || e == EROFS))
 			return open_in_place(o, target);
 		return error("cannot create %s: %s", o->path, strerror(e));
+	}
+	if (o->check_only) {
+		close(fd);
+		unlink(o->temp_path);
+		return 0;
 	}
 	if (attach_stream(o, fd, OUTPUT_REPLACE) < 0) {
 		unlink(o->temp_path);
@@ -393,6 +407,18 @@ int output__open(struct output **out, const char *path)
 	}
 	*out = o;
 	return 0;
+}
+
+int output__check(const char *path)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return 0;
+	struct output *o = fk_calloc(1, sizeof(*o));
+	o->path = fk_strdup(path);
+	o->check_only = true;
+	int status = open_named(o);
+	output_free(o);
+	return status;
 }
 
 int output__open_by_name(struct output **out, const char *path)
@@ -477,6 +503,21 @@ void output__abort(struct output *o)
 			unlink(o->temp_path);
 	}
 	output_free(o);
+}
+
+int output__probe_directory(const char *dir)
+{
+	char *probe = fk_malloc(strlen(dir) + 24);
+	sprintf(probe, "%s/.flamekit-probe.XXXXXX", dir);
+	int fd = mkostemp(probe, O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		unlink(probe);
+	}
+	int e = errno;
+	free(probe);
+	errno = e;
+	return fd >= 0 ? 0 : -1;
 }
 
 int output__make_directory(const char *path)

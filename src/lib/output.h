@@ -46,6 +46,19 @@ int output__commit(struct output *out);
 void output__abort(struct output *out);
 
 /*
+ * Whether output__open(path) would succeed now, by the same rules and with
+ * the same error message, without writing anything: for a command that
+ * works long before it writes (record), so that a mistake in the path
+ * shows before the work, not after. A file to be made or replaced is tried
+ * by making its temporary file and removing it again (access() says yes
+ * to root where a file system refuses new files, as /sys does); a device,
+ * FIFO or socket is only checked for write permission (opening a FIFO
+ * would end its reader's input). Returns 0, or -1 after an error message.
+ * The output is still opened, and may still fail, at the end.
+ */
+int output__check(const char *path);
+
+/*
  * As output__open(), with the encoding the name asks for: a path ending in
  * ".gz" gets what is written compressed as one gzip member (lib/gzip.h); any
  * other path, and standard output, gets the bytes as written. The stream is
@@ -56,6 +69,13 @@ void output__abort(struct output *out);
  * the bytes as written whatever the name.
  */
 int output__open_by_name(struct output **out, const char *path);
+
+/*
+ * Whether a new file can be made in directory dir now: one is made there
+ * (".flamekit-probe.XXXXXX") and removed, as output__check() tries a new
+ * file. Returns 0, or -1 with errno set.
+ */
+int output__probe_directory(const char *dir);
 
 /*
  * Makes the directory path and any of its parents that are missing (mode

@@ -649,8 +649,8 @@ static int on_sample_record(void *arg, void *data, size_t size)
 	};
 	memcpy(sample.comm, header.comm, sizeof(header.comm));
 	sample.comm[sizeof(sample.comm) - 1] = 0;
-	s->callbacks->sample(&sample, s->callback_arg);
-	return 0;
+	/* (libbpf stops reading at a negative value and returns it) */
+	return s->callbacks->sample(&sample, s->callback_arg) ? -ECANCELED : 0;
 }
 
 int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks *callbacks,
@@ -672,7 +672,8 @@ int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks 
 	s->callback_arg = arg;
 	int n = timeout_ms > 0 ? ring_buffer__poll(s->ring, timeout_ms) :
 		ring_buffer__consume(s->ring);
-	return n < 0 && n != -EINTR ? error("reading the BPF ring buffers: %s", strerror(-n)) : 0;
+	return n < 0 && n != -EINTR && n != -ECANCELED ?
+		error("reading the BPF ring buffers: %s", strerror(-n)) : 0;
 }
 
 int bpf_sampler__map_fd(struct bpf_sampler *s, const char *name)

@@ -148,7 +148,9 @@ struct copied_sample {
 
 struct bpf_sampler_callbacks {
 	void (*new_pid)(uint32_t pid, void *arg);
-	void (*sample)(const struct copied_sample *sample, void *arg);
+	/* 0 to go on; 1 to stop reading for now: this sample is taken, the
+	 * ones after it stay in the ring for the next poll */
+	int (*sample)(const struct copied_sample *sample, void *arg);
 	/* what the interpreter walks sent (record.h's record_interp_event) */
 	void (*interp_event)(const void *data, size_t size, void *arg);
 };
@@ -176,7 +178,8 @@ int bpf_sampler__open(const struct bpf_sampler_options *options, struct bpf_samp
 int bpf_sampler__attach(struct bpf_sampler *s);
 /* Waits up to timeout_ms (0: not at all) for news, then calls new_pid for
  * pids sampled for the first time since the last call and sample for every
- * copied sample. */
+ * copied sample, until the rings are empty or sample asks to stop (the
+ * kernel goes on adding to them meanwhile: the caller bounds the time). */
 int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks *callbacks,
 		      void *arg, int timeout_ms);
 /* Tells the kernel side where tid's stack ends (copies stop there; 0: not

@@ -3,9 +3,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/buf.h"
 #include "../lib/xalloc.h"
+#include "dpkg_paths.h"
 
 /* One line: frames without names (a miss), walks that stopped (a stop), or
  * a cause told in words (text). */
@@ -111,7 +113,34 @@ static const char *basename_of(const char *path)
 	return slash ? slash + 1 : path ? path : "?";
 }
 
-static void print_one(const struct missing *m, FILE *out, double share, const char *what)
+/* What the fixes name, of the machine the report is printed on. */
+struct fix_context {
+	bool dpkg;               /* dpkg's file lists are there */
+	char codename[64];       /* Debian's release ("bookworm"); "" elsewhere */
+	bool named_package;      /* a line named a -dbgsym package */
+};
+
+/* Debian's release name from /etc/os-release, or "" on another system. */
+static void read_debian_codename(char *out, size_t size)
+{
+	FILE *f = fopen("/etc/os-release", "re");
+	char line[256], codename[64] = "";
+	bool debian = false;
+
+	while (f && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strcmp(line, "ID=debian") == 0)
+			debian = true;
+		else if (strncmp(line, "VERSION_CODENAME=", 17) == 0)
+			snprintf(codename, sizeof codename, "%.63s", line + 17);
+	}
+	if (f)
+		fclose(f);
+	snprintf(out, size, "%.63s", debian ? codename : "");
+}
+
+static void print_one(const struct missing *m, FILE *out, double share, const char *what,
+		      const char *dpkg_path, struct fix_context *fix)
 {
 	if (m->is_text) {
 		fprintf(out, "flamekit: %5.1f%% of %s %s\n", share, what, m->binary);
@@ -150,10 +179,20 @@ static void print_one(const struct missing *m, FILE *out, double share, const ch
 			basename_of(m->binary));
 		return;
 	case SYMBOL_NO_SYMBOL:
-		fprintf(out, "flamekit: %5.1f%% of %s have frames in %s without symbols: "
-			"install its debug symbols (Debian: the -dbgsym package of the one "
-			"`dpkg -S %s` names) or build it unstripped\n", share, what,
-			basename_of(m->binary), m->binary ? m->binary : "?");
+		fprintf(out, "flamekit: %5.1f%% of %s have frames in %s without symbols: ", share,
+			what, basename_of(m->binary));
+		if (dpkg_path) {
+			/* (the path dpkg knows: /bin/gzip on a merged /usr, not /usr/bin/gzip) */
+			fprintf(out, "install its debug symbols (Debian: the -dbgsym package of the "
+				"one `dpkg -S %s` names) or build it unstripped\n", dpkg_path);
+			fix->named_package = true;
+		} else if (fix->dpkg) {
+			fprintf(out, "%s is from no package: build it unstripped, or put its debug "
+				"file in /usr/lib/debug/.build-id/\n", m->binary ? m->binary : "it");
+		} else {
+			fprintf(out, "install its debug symbols (its distribution's debug package) "
+				"or build it unstripped\n");
+		}
 		return;
 	case SYMBOL_FOUND:
 	case SYMBOL_NOT_MAPPED:
@@ -161,17 +200,48 @@ static void print_one(const struct missing *m, FILE *out, double share, const ch
 	}
 }
 
+#define MISSING_LINES 10
+
 void missing_report__print(const struct missing_report *r, FILE *out, uint64_t total,
-			   const char *what)
+			   const char *what, bool debuginfod_used)
 {
 	for (size_t i = 0; total && i < r->note_count; i++)
 		fprintf(out, "%s\n", r->notes[i]);
 	if (!total || r->count == 0)
 		return;
+	size_t n = r->count < MISSING_LINES ? r->count : MISSING_LINES, without = 0;
 	struct missing *sorted = fk_malloc(r->count * sizeof(*sorted));
+	const char *binaries[MISSING_LINES], *known[MISSING_LINES] = { NULL };
+	struct fix_context fix = { .dpkg = access("/var/lib/dpkg/info", R_OK) == 0 };
+
 	memcpy(sorted, r->items, r->count * sizeof(*sorted));
 	qsort(sorted, r->count, sizeof(*sorted), most_samples_first);
-	for (size_t i = 0; i < r->count && i < 10; i++)
-		print_one(&sorted[i], out, 100.0 * (double)sorted[i].samples / (double)total, what);
+	for (size_t i = 0; i < n; i++)
+		if (!sorted[i].is_stop && sorted[i].miss == SYMBOL_NO_SYMBOL && sorted[i].binary)
+			binaries[without++] = sorted[i].binary;
+	if (without && fix.dpkg)
+		dpkg_paths__known(binaries, without, known);
+	for (size_t i = 0, k = 0; i < n; i++) {
+		bool listed = k < without && sorted[i].binary == binaries[k];
+		print_one(&sorted[i], out, 100.0 * (double)sorted[i].samples / (double)total, what,
+			  listed ? known[k] : NULL, &fix);
+		k += listed;
+	}
+	if (without)
+		read_debian_codename(fix.codename, sizeof fix.codename);
+	if (fix.named_package && fix.codename[0])
+		fprintf(out, "flamekit: Debian's -dbgsym packages are in its debug archive: add "
+			"\"deb http://deb.debian.org/debian-debug/ %s-debug main\" to "
+			"/etc/apt/sources.list.d/debug.list, then apt update\n", fix.codename);
+	if (without && !debuginfod_used) {
+		const char *urls = getenv("DEBUGINFOD_URLS");
+		if (urls && *urls)
+			fprintf(out, "flamekit: or fetch the debug files after the recording from "
+				"DEBUGINFOD_URLS' servers: record --debuginfod\n");
+		else
+			fprintf(out, "flamekit: or fetch the debug files after the recording from a "
+				"debuginfod server: record --debuginfod=%s\n", fix.codename[0] ?
+				"https://debuginfod.debian.net" : "URL");
+	}
 	free(sorted);
 }

@@ -12,7 +12,7 @@
  *	struct missing_report *r = missing_report__new();
  *	missing_report__add_name(r, SYMBOL_NO_SYMBOL, "/usr/lib/libfoo.so", samples);
  *	missing_report__add_stops(r, stops, stop_count);
- *	missing_report__print(r, stderr, total_samples, "samples");
+ *	missing_report__print(r, stderr, total_samples, "samples", false);
  *	missing_report__free(r);
  *
  * The report copies the paths it is given.
@@ -20,6 +20,7 @@
 #ifndef FLAMEKIT_SAMPLER_MISSING_REPORT_H
 #define FLAMEKIT_SAMPLER_MISSING_REPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -45,8 +46,11 @@ void missing_report__add_stops(struct missing_report *r, const struct unwind_sto
  * why: a line of its own. */
 void missing_report__add_jvm_refusal(struct missing_report *r, uint32_t pid, const char *why);
 /* The lines, shares of total (nothing when total is 0), which is `what`:
- * "samples", or "off-CPU microseconds". */
+ * "samples", or "off-CPU microseconds". A binary without symbols is named
+ * for `dpkg -S` as dpkg knows it (dpkg_paths.h); then, on Debian, a line
+ * names its debug archive, and unless debuginfod_used one says how
+ * --debuginfod would fetch the debug files. */
 void missing_report__print(const struct missing_report *r, FILE *out, uint64_t total,
-			   const char *what);
+			   const char *what, bool debuginfod_used);
 
 #endif

@@ -1,6 +1,7 @@
 #include "recording.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,15 @@
 #include "task_events.h"
 
 #define RECORDING_MAX_FRAMES 1024
+/* How long one read of the copied stacks may unwind before it stops and
+ * lets the loop look at the clock and at signals: when the samples come
+ * faster than they are unwound, the kernel drops (and counts) what the
+ * full ring cannot take, and a run still ends on time and on Ctrl-C. */
+#define RECORDING_DRAIN_NS 100000000ull
+/* After sampling: what is left in the ring (a full ring of a loaded
+ * machine, some hundreds of samples, took a second to unwind) is unwound
+ * for this long at most; the rest is dropped, and counted as lost. */
+#define RECORDING_FINAL_DRAIN_NS 2000000000ull
 
 struct recording {
 	struct recording_results results;   /* sampler, counts, processes, unwinder live here */
@@ -22,6 +32,9 @@ struct recording {
 	uint32_t *exited, *exiting;         /* pids whose Dwfl goes after the next poll */
 	size_t exited_count, exited_cap, exiting_count, exiting_cap;
 	uint64_t *pcs;                      /* one sample's frames */
+	uint64_t drain_until;               /* CLOCK_MONOTONIC ns: unwind no later */
+	bool drop_late;                     /* after drain_until drop the rest, do not stop */
+	uint64_t dropped;                   /* copied samples not unwound: no time left */
 };
 
 static void on_new_pid(uint32_t pid, void *arg)
@@ -94,10 +107,15 @@ static void read_task_events(struct recording *r)
 	task_events__read(r->events, &task_callbacks, r);
 }
 
-static void on_copied_sample(const struct copied_sample *sample, void *arg)
+static int on_copied_sample(const struct copied_sample *sample, void *arg)
 {
 	struct recording *r = arg;
 
+	bool late = monotonic_ns() >= r->drain_until;
+	if (late && r->drop_late) {
+		r->dropped++;
+		return 0;
+	}
 	r->results.copied_samples++;
 	r->results.copied_bytes += sample->stack_size;
 	/* every mmap before the sample is in the event rings by now */
@@ -127,6 +145,7 @@ static void on_copied_sample(const struct copied_sample *sample, void *arg)
 	if (stack_end != UINT64_MAX)
 		bpf_sampler__set_stack_end(r->results.sampler, sample->tid, stack_end);
 	user_counts__add(r->counts, &key);
+	return late;  /* (this one is taken: the reader has moved past it) */
 }
 
 /* Dwfls of processes that exited before the previous poll: their samples are in. */
@@ -217,16 +236,40 @@ static double seconds_since(const struct timespec *start)
 	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-/* Samples until the duration ends, the command exits, or a signal comes. */
-static int sample_until_done(struct recording *r, double duration, struct workload *workload,
-			     const sigset_t *stop_signals)
+/* Reads the rings: new pids, and copied samples unwound for at most
+ * budget_ns (then left in the ring, or with drop_late dropped). */
+static int drain(struct recording *r, int timeout_ms, uint64_t budget_ns)
 {
-	struct bpf_sampler *s = r->results.sampler;
+	r->drain_until = monotonic_ns() + budget_ns;
+	return bpf_sampler__poll(r->results.sampler, &sampler_callbacks, r, timeout_ms);
+}
+
+/* The stop signal pending, or 0; waits up to wait_ns for one. */
+static int take_signal(const sigset_t *stop_signals, long wait_ns, struct recording_end *end)
+{
+	struct timespec timeout = { 0, wait_ns };
+	siginfo_t info;
+	int sig = sigtimedwait(stop_signals, &info, &timeout);
+	if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
+		return 0;
+	end->why = RECORDING_SIGNAL;
+	end->signal = sig;
+	/* kill(2) and sigqueue(3) send to this process only; the terminal
+	 * (Ctrl-C) and the kernel send to the whole process group */
+	end->sent_to_us_only = info.si_code == SI_USER || info.si_code == SI_QUEUE ||
+			       info.si_code == SI_TKILL;
+	return sig;
+}
+
+int recording__run(struct recording *r, const struct recording_limits *limits,
+		   struct recording_end *end)
+{
 	struct timespec start;
 	bool tty = isatty(STDERR_FILENO);
-	double next_progress = 1.0;
+	double next_progress = 1.0, duration = limits->duration;
 	int status = 0;
 
+	*end = (struct recording_end){ RECORDING_DURATION, 0, false };
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		double now = seconds_since(&start), wait = 0.1;
@@ -235,24 +278,29 @@ static int sample_until_done(struct recording *r, double duration, struct worklo
 		if (duration > 0 && duration - now < wait)
 			wait = duration - now;
 		/* copied stacks wake us as the ring fills; else wait for a signal */
-		struct timespec timeout = { 0, r->unwinder ? 0 : (long)(wait * 1e9) };
+		long wait_ns = r->unwinder ? 0 : (long)(wait * 1e9);
 		if (r->unwinder) {
 			read_task_events(r);
-			if (bpf_sampler__poll(s, &sampler_callbacks, r, (int)(wait * 1000) + 1) < 0) {
+			if (drain(r, (int)(wait * 1000) + 1, RECORDING_DRAIN_NS) < 0) {
 				status = -1;
 				break;
 			}
 			forget_exited(r);
 		}
-		int sig = sigtimedwait(stop_signals, NULL, &timeout);
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+		if (take_signal(limits->stop_signals, wait_ns, end))
 			break;
-		if (workload && workload__exited(workload))
+		if (limits->workload && workload__exited(limits->workload)) {
+			end->why = RECORDING_WORKLOAD_EXITED;
 			break;
+		}
+		if (limits->targets && targets__all_exited(limits->targets)) {
+			end->why = RECORDING_TARGETS_EXITED;
+			break;
+		}
 		/* mappings first: a new pid's first sample opens its binaries */
 		read_task_events(r);
 		interp_session__tick(r->results.interp);
-		if (bpf_sampler__poll(s, &sampler_callbacks, r, 0) < 0) {
+		if (drain(r, 0, RECORDING_DRAIN_NS) < 0) {
 			status = -1;
 			break;
 		}
@@ -260,7 +308,7 @@ static int sample_until_done(struct recording *r, double duration, struct worklo
 		now = seconds_since(&start);
 		if (tty && now >= next_progress) {
 			struct bpf_sampler_stats stats;
-			if (bpf_sampler__stats(s, &stats) == 0)
+			if (bpf_sampler__stats(r->results.sampler, &stats) == 0)
 				fprintf(stderr, "\rflamekit: recording %.0f s, %" PRIu64 " samples\033[K",
 					now, stats.samples);
 			next_progress = now + 1.0;
@@ -272,16 +320,16 @@ static int sample_until_done(struct recording *r, double duration, struct worklo
 	return status;
 }
 
-int recording__run(struct recording *r, double duration, struct workload *workload,
-		   const sigset_t *stop_signals)
+int recording__finish(struct recording *r)
 {
-	if (sample_until_done(r, duration, workload, stop_signals) < 0)
-		return -1;
 	bpf_sampler__detach(r->results.sampler);
 	read_task_events(r);
-	if (bpf_sampler__poll(r->results.sampler, &sampler_callbacks, r, 0) < 0 ||
+	r->drop_late = true;
+	if (drain(r, 0, RECORDING_FINAL_DRAIN_NS) < 0 ||
 	    bpf_sampler__stats(r->results.sampler, &r->results.stats) < 0)
 		return -1;
+	/* dropped here or in the kernel, for the same reason: not unwound in time */
+	r->results.stats.copies_lost += r->dropped;
 	return 0;
 }
 

@@ -16,33 +16,45 @@
  *	struct recording *r;
  *	if (recording__new(&sampler_options, annotate_jit, &r) < 0) ...  // sampling runs
  *	... release the workload, print the header ...
- *	if (recording__run(r, duration, workload, &stop_signals) < 0) ... // until done
+ *	struct recording_end end;
+ *	if (recording__run(r, &limits, &end) < 0) ...            // until done
+ *	... pass a stop signal on, let a second one abort ...
+ *	if (recording__finish(r) < 0) ...                         // the rest read
  *	const struct recording_results *res = recording__results(r);
  *	... sampled_profile__build(..., res->sampler, res->counts, res->processes, ...) ...
  *	recording__free_sampler(r);            // the kernel's memory back
  *	... write the profile, report res->stats ...
  *	recording__free(r);
  *
- * recording__run() samples until the first of: duration seconds have
- * passed (0: no limit), the workload has exited (NULL: none), or SIGINT,
- * SIGTERM or SIGHUP is pending. The caller blocks stop_signals (those three
- * and SIGCHLD, which only wakes the wait) before the workload starts and
- * keeps them blocked while the recording runs: they are taken with
- * sigtimedwait(), so the first Ctrl-C ends sampling, not the process.
- * Then it detaches the sampler and reads the last task events and copied
- * samples. While stderr is a terminal it shows the seconds and samples so
- * far on one line, cleared at the end.
+ * recording__run() samples until the first of: limits->duration seconds
+ * have passed (0: no limit), the workload has exited (NULL: none), every
+ * target has exited (NULL: none; targets.h), or SIGINT, SIGTERM or SIGHUP
+ * is pending; *end says which. The caller blocks limits->stop_signals (those
+ * three, or the ones it honours, and SIGCHLD, which only wakes the wait)
+ * before the workload starts and keeps them blocked while the recording
+ * runs: they are taken with sigtimedwait(), so the first Ctrl-C ends
+ * sampling, not the process. While stderr is a terminal it shows the
+ * seconds and samples so far on one line, cleared at the end.
+ *
+ * Copied stacks are unwound as they come, but never for more than a tenth
+ * of a second at a time: when samples come faster than they are unwound (a
+ * high -F on a busy machine), the ring fills and the kernel drops, and
+ * counts, what it cannot take, while the duration, the workload and the
+ * signals are still looked at on time. recording__finish() detaches the
+ * sampler and reads the last task events and copied samples, the latter
+ * for two seconds at most, dropping the rest; every copied sample dropped
+ * counts in stats.copies_lost.
  *
  * Ownership. The caller owns the recording and frees it on every path out,
  * half-built or not; recording__free(NULL) does nothing. The recording
  * owns everything above; the results point into it and go stale at
  * recording__free(), res->sampler at recording__free_sampler() (it is
- * NULL after). The workload and stop_signals stay the caller's.
+ * NULL after). The workload, targets and stop_signals stay the caller's.
  *
- * Errors are returned, never exit(): recording__new() and recording__run()
- * print one error line and return -1 (*out is then NULL; a recording whose
- * run failed can only be freed). Running out of memory ends the process, as
- * everywhere (lib/xalloc.h).
+ * Errors are returned, never exit(): recording__new(), recording__run() and
+ * recording__finish() print one error line and return -1 (*out is then
+ * NULL; a recording whose run failed can only be freed). Running out of
+ * memory ends the process, as everywhere (lib/xalloc.h).
  */
 #ifndef FLAMEKIT_SAMPLER_RECORDING_H
 #define FLAMEKIT_SAMPLER_RECORDING_H
@@ -56,10 +68,32 @@
 #include "../symbolize/process_symbols.h"
 #include "../symbolize/user_unwinder.h"
 #include "bpf_sampler.h"
+#include "targets.h"
 #include "user_counts.h"
 #include "workload.h"
 
-/* What a finished run leaves: valid after recording__run() returned 0. */
+/* When sampling ends (see above). */
+struct recording_limits {
+	double duration;              /* seconds; 0: no limit */
+	struct workload *workload;    /* -- COMMAND; NULL: none */
+	struct targets *targets;      /* -p or -L; NULL: none */
+	const sigset_t *stop_signals;
+};
+
+/* Why it ended. */
+struct recording_end {
+	enum {
+		RECORDING_DURATION,
+		RECORDING_WORKLOAD_EXITED,
+		RECORDING_TARGETS_EXITED,
+		RECORDING_SIGNAL,
+	} why;
+	int signal;                   /* RECORDING_SIGNAL: which */
+	bool sent_to_us_only;         /* ... by kill(2) to this process, not by the
+				       * terminal (Ctrl-C) to its process group */
+};
+
+/* What a finished run leaves: valid after recording__finish() returned 0. */
 struct recording_results {
 	double elapsed;                       /* seconds sampled */
 	struct bpf_sampler_stats stats;       /* read once sampling stopped */
@@ -84,9 +118,11 @@ int recording__new(const struct bpf_sampler_options *options, bool annotate_jit,
  * session names them and merges them into the native frames. */
 int recording__new_with_interp(const struct bpf_sampler_options *options, bool annotate_jit,
 			       const struct interp_options *interp, struct recording **out);
-/* Samples until done (see above), then stops sampling and reads the rest. */
-int recording__run(struct recording *r, double duration, struct workload *workload,
-		   const sigset_t *stop_signals);
+/* Samples until done (see above); *end says why it stopped. */
+int recording__run(struct recording *r, const struct recording_limits *limits,
+		   struct recording_end *end);
+/* Stops sampling and reads the rest. */
+int recording__finish(struct recording *r);
 const struct recording_results *recording__results(const struct recording *r);
 /* Frees the sampler's programs and maps, which are the kernel's memory:
  * once the profile is built, before it is written. */

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -93,6 +94,12 @@ bool workload__exited(struct workload *w)
 	return w->reaped;
 }
 
+void workload__signal(struct workload *w, int sig)
+{
+	if (!workload__exited(w) && w->go_fd < 0)
+		kill(w->pid, sig);
+}
+
 void workload__free(struct workload *w)
 {
 	if (!w)
@@ -100,6 +107,8 @@ void workload__free(struct workload *w)
 	if (w->go_fd >= 0) {
 		close(w->go_fd);  /* the child reads EOF and exits */
 		waitpid(w->pid, NULL, 0);
+	} else {
+		workload__exited(w);  /* reaped if it has exited (a signal passed on) */
 	}
 	if (w->error_fd >= 0)
 		close(w->error_fd);

@@ -15,8 +15,8 @@
  * The caller owns the workload and frees it on every path out, released or
  * not: freeing one that was never released ends the held child (it reads
  * EOF instead of the go-ahead and exits 127 without running anything) and
- * reaps it; a released one that still runs is left running, as the shell
- * would leave it, and is not waited for. workload__free(NULL) does nothing.
+ * reaps it; a released one that has exited is reaped, one that still runs
+ * is left running, as the shell would leave it, and is not waited for. workload__free(NULL) does nothing.
  *
  * Errors are returned, never exit(): each function that can fail prints one
  * error line and returns -1. Only the forked child exits (127) on its own.
@@ -43,6 +43,9 @@ int workload__release(struct workload *w);
 /* Whether the command has exited (reaped by the first call that finds it
  * gone, or by a failed release). Never blocks. */
 bool workload__exited(struct workload *w);
+/* Passes sig on to the command, as perf record does with the signal that
+ * ends it, unless it has exited. */
+void workload__signal(struct workload *w, int sig);
 void workload__free(struct workload *w);
 
 #endif

@@ -33,6 +33,7 @@ struct binary {
 	size_t segment_count;
 	uint64_t image_low, image_high;  /* the loaded image's own addresses, pages whole */
 	bool symbols_loaded;     /* binary__load_symbols() ran */
+	struct debuginfod_fetcher *fetch;  /* while the symbols load: where else to look */
 };
 
 void binary__free(struct binary *b)
@@ -131,6 +132,25 @@ static void binary__read_elf(struct binary *b)
 	}
 }
 
+/* The debug file: this machine's (debuginfo__find_local()), else, when the
+ * names may fetch it, a debuginfod server's by the binary's build id. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	struct binary *b = *userdata;
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int fd = debuginfo__find_local(mod, userdata, modname, base, file_name, debuglink_file,
+				       debuglink_crc, debuginfo_file_name);
+	/* (the vDSO is the kernel's: no server has it) */
+	if (fd >= 0 || !b || !b->fetch || !b->path || b->path[0] == '[')
+		return fd;
+	int len = dwfl_module_build_id(mod, &bits, &vaddr);
+	return len > 0 ? debuginfod_fetcher__find(b->fetch, bits, len, b->path,
+						  debuginfo_file_name) : -1;
+}
+
 /*
  * Reads the function symbols (see binary_symbols.h), the first time a name
  * is wanted: recording needs only the open file (and its unwind table), and
@@ -141,7 +161,7 @@ static void binary__load_symbols(struct binary *b)
 {
 	static const Dwfl_Callbacks callbacks = {
 		.find_elf = dwfl_build_id_find_elf,
-		.find_debuginfo = debuginfo__find_local,
+		.find_debuginfo = find_debuginfo,
 	};
 	if (b->symbols_loaded)
 		return;
@@ -155,6 +175,9 @@ static void binary__load_symbols(struct binary *b)
 	/* named as the process named it: the debug link is looked for there */
 	Dwfl_Module *module = dwfl_report_elf(b->dwfl, b->path, b->path, fd, 0, true);
 	dwfl_report_end(b->dwfl, NULL, NULL);
+	void **userdata;
+	if (module && dwfl_module_info(module, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
+		*userdata = b;  /* for find_debuginfo() */
 	int count = module ? dwfl_module_getsymtab(module) : -1;
 	Elf *files[3] = { NULL };
 	for (int i = 1; i < count; i++) {
@@ -279,11 +302,14 @@ void binary__image(const struct binary *b, uint64_t *low, uint64_t *high)
 	*high = b->image_high;
 }
 
-const char *binary__name(struct binary *b, uint64_t vaddr, enum symbol_miss *miss)
+const char *binary__name(struct binary *b, uint64_t vaddr, struct debuginfod_fetcher *fetch,
+			 enum symbol_miss *miss)
 {
 	struct symbol *s = NULL;
 	if (b->elf) {
+		b->fetch = fetch;
 		binary__load_symbols(b);
+		b->fetch = NULL;
 		s = symbol_table__find(&b->symbols, vaddr);
 	}
 	if (miss)

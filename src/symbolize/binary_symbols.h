@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "debuginfo.h"
 #include "symbol_table.h"
 
 struct binary;
@@ -56,8 +57,11 @@ uint64_t binary__vaddr(const struct binary *b, uint64_t file_offset);
 /*
  * The function holding vaddr; else the frame text saying why there is none
  * ("[unknown:no-symbols NAME]", "[unknown:unreadable NAME]", NAME the file's
- * basename), with *miss set (may be NULL).
+ * basename), with *miss set (may be NULL). The symbols are read at the
+ * first call; then, where this machine has no symbol table for the binary,
+ * fetch (NULL: none) may bring its debug file from a debuginfod server.
  */
-const char *binary__name(struct binary *b, uint64_t vaddr, enum symbol_miss *miss);
+const char *binary__name(struct binary *b, uint64_t vaddr, struct debuginfod_fetcher *fetch,
+			 enum symbol_miss *miss);
 
 #endif

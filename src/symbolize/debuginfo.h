@@ -20,4 +20,29 @@ int debuginfo__find_local(Dwfl_Module *mod, void **userdata, const char *modname
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name);
 
+/*
+ * Debug files from debuginfod servers, for binaries that have none on this
+ * machine (record --debuginfod, as perf record's and gdb's): elfutils'
+ * client, libdebuginfod.so.1, is loaded with dlopen() at the first fetch,
+ * so that a run that fetches nothing never holds it (nor libcurl and its
+ * TLS libraries), and its downloads go to its cache
+ * ($DEBUGINFOD_CACHE_PATH, else ~/.cache/debuginfod_client), where later
+ * runs, perf and gdb find them. The servers are urls, else DEBUGINFOD_URLS.
+ * Each fetch says on stderr what it got, for it may wait on the network.
+ *
+ *	struct debuginfod_fetcher *f = debuginfod_fetcher__new(urls_or_NULL);
+ *	int fd = debuginfod_fetcher__find(f, build_id, len, "/usr/bin/gzip", &path);
+ *	debuginfod_fetcher__free(f);
+ *
+ * A client that cannot be loaded says so once; every find then fails.
+ */
+struct debuginfod_fetcher;
+
+struct debuginfod_fetcher *debuginfod_fetcher__new(const char *urls);
+/* The debug file of the binary with this build id (name: for messages):
+ * an open descriptor and *path (malloc()ed) in the cache, or -1. */
+int debuginfod_fetcher__find(struct debuginfod_fetcher *f, const unsigned char *build_id,
+			     int build_id_len, const char *name, char **path);
+void debuginfod_fetcher__free(struct debuginfod_fetcher *f);
+
 #endif

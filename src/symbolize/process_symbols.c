@@ -71,6 +71,7 @@ struct process_symbols {
 	struct binary *vdso;     /* our own vDSO: every process on this kernel maps the same */
 	bool vdso_tried;
 	bool jit_suffix;         /* names from perf maps end in _[j] */
+	struct debuginfod_fetcher *fetch;  /* debug files missing here: from there */
 };
 
 struct process_symbols *process_symbols__new(void)
@@ -252,6 +253,11 @@ static struct process *process_for(struct process_symbols *ps, uint32_t pid)
 			mapping__open(ps, pid, &p->mappings[i]);
 	}
 	return p;
+}
+
+void process_symbols__fetch_debuginfo(struct process_symbols *ps, struct debuginfod_fetcher *fetch)
+{
+	ps->fetch = fetch;
 }
 
 void process_symbols__annotate_jit(struct process_symbols *ps, bool on)
@@ -520,7 +526,7 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 	if (m && m->binary) {
 		uint64_t vaddr = binary__vaddr(m->binary, addr - m->start + m->offset);
 		out->binary = binary__path(m->binary);
-		out->name = binary__name(m->binary, vaddr, &out->miss);
+		out->name = binary__name(m->binary, vaddr, ps->fetch, &out->miss);
 		return;
 	}
 	/* JIT code is anonymous memory: named by the perf map, if any; a JVM

@@ -47,6 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "debuginfo.h"
 #include "symbol_table.h"
 
 struct process_symbols;
@@ -57,6 +58,11 @@ void process_symbols__add(struct process_symbols *ps, uint32_t pid);
 /* Names from /tmp/perf-PID.map (JIT code) end in _[j] from now on, as
  * kernel frames end in _[k] (record -a), for flamegraph --colors java/js. */
 void process_symbols__annotate_jit(struct process_symbols *ps, bool on);
+/* From now on, a binary whose names are first wanted and that has no
+ * symbol table on this machine gets its debug file from fetch (NULL: no
+ * more), which the caller owns and keeps until process_symbols__free():
+ * for record --debuginfod, after the recording, never during it. */
+void process_symbols__fetch_debuginfo(struct process_symbols *ps, struct debuginfod_fetcher *fetch);
 
 /*
  * HotSpot JVMs (processes that map libjvm.so) write their JIT's perf map

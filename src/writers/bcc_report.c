@@ -50,6 +50,9 @@ int bcc_report_writer__write(const struct profile *p, FILE *out,
 	sort_by_count(p, order, tmp, n);
 	if (options && options->title)
 		fprintf(out, "%s\n\n", options->title);
+	/* bcc's own messages in the report begin so (and collapse bcc skips them) */
+	if (n == 0 && options && options->empty_text)
+		fprintf(out, "WARNING: %s\n", options->empty_text);
 	for (size_t i = 0; i < n; i++) {
 		struct profile_stack s;
 		profile__stack(p, order[i], &s);

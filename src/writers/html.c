@@ -228,6 +228,10 @@ static void append_data(struct buf *b, FILE *out, const struct profile *p,
 	append_json_string(b, title ? title : "", title ? strlen(title) : 0);
 	const char *unit = options && options->count_name ? options->count_name
 							  : profile_unit__name(profile__unit(p));
+	if (size == 0 && options && options->empty_text) {
+		APPEND(b, ",\"note\":");
+		append_json_string(b, options->empty_text, strlen(options->empty_text));
+	}
 	APPEND(b, ",\"unit\":");
 	append_json_string(b, unit, strlen(unit));
 	APPEND(b, ",\"palette\":");

@@ -20,6 +20,8 @@
  *	sl       (slice delta, entries) pairs: the entries, grouped by slice
  *	nd, c    each entry's node (delta from the one before in its slice)
  *	         and count; c2 the second column's, for a two-column profile
+ *	note     why there are no stacks (writer_options.empty_text), shown
+ *	         beside the title; only when there are none
  *
  * Values go as they are, labelled with count_name or the profile's unit.
  */

@@ -141,6 +141,7 @@
 	const header = el("header", null, document.body);
 	el("h1", { textContent: D.title || (D.columns === 2 ? "Differential Flame Graph" : "Flame Graph") }, header);
 	const info = el("span", { className: "legend" }, header);
+	if (D.note) el("span", { className: "note", textContent: D.note }, header);
 	const bar = el("div", { id: "bar" }, document.body);
 	const button = (text, title, onclick) => el("button", { textContent: text, title, onclick }, bar);
 	const graphButton = button("Flame graph", "the flame graph (g)", () => setView("graph"));

@@ -15,7 +15,8 @@ int outdir__prepare(const char *dir)
 {
 	if (output__make_directory(dir) < 0)
 		return error("--outdir %s: cannot create it: %s", dir, strerror(errno));
-	if (access(dir, W_OK) != 0)
+	/* (access() alone says yes to root where the file system says no) */
+	if (access(dir, W_OK) != 0 || output__probe_directory(dir) != 0)
 		return error("--outdir %s: cannot write there: %s", dir, strerror(errno));
 	return 0;
 }

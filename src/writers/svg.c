@@ -487,6 +487,18 @@ static void draw_frames(struct buf *out, FILE *stream, const struct svg_options 
 	free(cache.colors);
 }
 
+int svg_options__check(const struct svg_options *o)
+{
+	const char *bg_start, *bg_stop;
+	if (!svg_color__background(o->bgcolors, o->colors, &bg_start, &bg_stop))
+		return error("unknown --bgcolors '%s': use yellow, blue, green, grey or #rrggbb",
+			     o->bgcolors);
+	if (o->width <= 2 * XPAD)
+		return error("--width %u leaves no room for frames: use more than %d", o->width,
+			     2 * XPAD);
+	return 0;
+}
+
 int svg_writer__write_graph(const struct profile *profile, FILE *out,
 			    const struct svg_options *o, struct svg_result *result)
 {
@@ -496,12 +508,9 @@ int svg_writer__write_graph(const struct profile *profile, FILE *out,
 		labelled.count_name = profile_unit__name(profile__unit(profile));
 	o = &labelled;
 	const char *bg_start, *bg_stop;
-	if (!svg_color__background(o->bgcolors, o->colors, &bg_start, &bg_stop))
-		return error("unknown --bgcolors '%s': use yellow, blue, green, grey or #rrggbb",
-			     o->bgcolors);
-	if (o->width <= 2 * XPAD)
-		return error("--width %u leaves no room for frames: use more than %d", o->width,
-			     2 * XPAD);
+	if (svg_options__check(o) < 0)
+		return -1;
+	svg_color__background(o->bgcolors, o->colors, &bg_start, &bg_stop);
 
 	struct flame_layout_options layout_options = {
 		.differential = o->differential,
@@ -563,5 +572,7 @@ int svg_writer__write(const struct profile *profile, FILE *out,
 		o.title = options->title;
 	if (options && options->count_name)
 		o.count_name = options->count_name;
+	if (options && options->empty_text)
+		o.error_text = options->empty_text;
 	return svg_writer__write_graph(profile, out, &o, o.result ? o.result : &unwanted);
 }

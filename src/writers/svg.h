@@ -62,6 +62,10 @@ struct svg_options {
 
 /* The defaults of flamegraph.pl. */
 void svg_options__init(struct svg_options *o);
+/* What the writer would refuse in o (a --bgcolors it does not know, a
+ * --width with no room for frames), for a command to refuse it before its
+ * work: 0, or -1 after the message the writer would print. */
+int svg_options__check(const struct svg_options *o);
 
 /* What a write found, for the command's messages. */
 struct svg_result {

@@ -16,6 +16,9 @@
 struct writer_options {
 	const char *title;       /* NULL: the writer's default ("Flame Graph") */
 	const char *count_name;  /* what the values are called; NULL: the profile's unit */
+	const char *empty_text;  /* what says why when the profile has no stacks, where the
+				  * format has room for text (the SVG's message, the page's,
+				  * a "WARNING:" line of the report); NULL: the writer's own */
 	const void *format;      /* the writer's own options struct; NULL: its defaults */
 };
 
