@@ -6,12 +6,17 @@
 
 int gzip__write(FILE *out, const void *data, size_t len)
 {
+	return gzip__write_level(out, data, len, Z_DEFAULT_COMPRESSION);
+}
+
+int gzip__write_level(FILE *out, const void *data, size_t len, int level)
+{
 	z_stream z = { 0 };
 	unsigned char chunk[64 * 1024];
 	int status;
 
 	/* 15 + 16: a gzip header and trailer rather than zlib's */
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+	if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
 		return error("cannot start gzip compression: out of memory");
 	z.next_in = (unsigned char *)data;

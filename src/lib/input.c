@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -89,6 +90,11 @@ struct input *input__from_memory(const void *data, size_t len, const char *name)
 const char *input__name(const struct input *in)
 {
 	return in->name;
+}
+
+bool input__gzip(const struct input *in)
+{
+	return in->gzip;
 }
 
 uint64_t input__line_number(const struct input *in)
@@ -271,6 +277,11 @@ int input__peek(struct input *in, size_t want, const char **data, size_t *len)
 	*data = in->text ? in->text + in->text_pos : "";
 	*len = left < want ? left : want;
 	return 0;
+}
+
+int input__contents(struct input *in, const char **data, size_t *len)
+{
+	return input__peek(in, SIZE_MAX, data, len);
 }
 
 int input__next_line(struct input *in, const char **line, size_t *len)

@@ -12,6 +12,7 @@ struct frame {
 	uint64_t name_offset;
 	uint32_t name_len;
 	uint32_t hash;        /* low bits of the name's hash, to skip most memcmp */
+	uint8_t kind;         /* enum profile_frame_kind */
 };
 
 struct entry {
@@ -27,6 +28,7 @@ struct profile {
 	enum profile_unit unit;
 	enum profile_order order;
 	struct profile_time time;
+	struct profile_source source;
 
 	char *names;                 /* every frame name, each NUL-terminated */
 	size_t names_len, names_cap;
@@ -58,6 +60,7 @@ struct profile *profile__new_like(const struct profile *p)
 	like->unit = p->unit;
 	like->order = p->order;
 	like->time = p->time;
+	like->source = p->source;
 	return like;
 }
 
@@ -82,6 +85,8 @@ size_t profile__size(const struct profile *p) { return p->entry_count; }
 void profile__set_unit(struct profile *p, enum profile_unit unit) { p->unit = unit; }
 enum profile_unit profile__unit(const struct profile *p) { return p->unit; }
 void profile__set_time(struct profile *p, const struct profile_time *time) { p->time = *time; }
+void profile__set_source(struct profile *p, const struct profile_source *source) { p->source = *source; }
+const struct profile_source *profile__source(const struct profile *p) { return &p->source; }
 const struct profile_time *profile__time(const struct profile *p) { return &p->time; }
 void profile__set_order(struct profile *p, enum profile_order order) { p->order = order; }
 enum profile_order profile__order(const struct profile *p) { return p->order; }
@@ -97,6 +102,33 @@ const char *profile_unit__name(enum profile_unit unit)
 	case PROFILE_BYTES: return "bytes";
 	}
 	return "samples";
+}
+
+enum profile_frame_kind profile_frame_kind__of_name(const char *name, size_t len)
+{
+	/* "_[k]_[o]", "_[k]_[w]": the kind is the annotation before the marks
+	 * of where the time went (off CPU) and whose it is (a waker) */
+	while (len >= 4 && memcmp(name + len - 4, "_[", 2) == 0 && name[len - 1] == ']') {
+		switch (name[len - 2]) {
+		case 'k': return PROFILE_FRAME_KERNEL;
+		case 'j': return PROFILE_FRAME_JIT;
+		case 'i': return PROFILE_FRAME_INLINED;
+		case 'o':
+		case 'w': len -= 4; continue;
+		}
+		break;
+	}
+	return PROFILE_FRAME_NATIVE;
+}
+
+void profile__set_frame_kind(struct profile *p, frame_id id, enum profile_frame_kind kind)
+{
+	p->frames[id].kind = (uint8_t)kind;
+}
+
+enum profile_frame_kind profile__frame_kind(const struct profile *p, frame_id id)
+{
+	return (enum profile_frame_kind)p->frames[id].kind;
 }
 
 static uint64_t frame_hash_of(const void *frames, size_t id)
@@ -120,7 +152,8 @@ frame_id profile__intern(struct profile *p, const char *name, size_t len)
 	p->names = fk_grow(p->names, &p->names_cap, p->names_len + len + 1, 1);
 	memcpy(p->names + p->names_len, name, len);
 	p->names[p->names_len + len] = '\0';
-	p->frames[id] = (struct frame){ p->names_len, (uint32_t)len, hash };
+	p->frames[id] = (struct frame){ p->names_len, (uint32_t)len, hash,
+					(uint8_t)profile_frame_kind__of_name(name, len) };
 	p->names_len += len + 1;
 	p->frame_count++;
 	index_table__insert(&p->frame_index, slot, id, frame_hash_of, p->frames);
@@ -235,6 +268,7 @@ void profile__merge(struct profile *dst, const struct profile *src)
 		size_t len;
 		const char *name = profile__frame_name(src, (frame_id)id, &len);
 		map[id] = profile__intern(dst, name, len);
+		profile__set_frame_kind(dst, map[id], profile__frame_kind(src, (frame_id)id));
 	}
 	frame_id *frames = NULL;
 	size_t cap = 0;
