@@ -11,10 +11,14 @@ packages="
   binutils gzip procps perl time python3
   linux-perf
   chromium
+  golang-go protobuf-compiler
   sudo
 "
 # libxml2-dev: the SVG writer's fuzz target checks each SVG it makes with
 # libxml2 (only the fuzz and replay binaries link it, not flamekit).
+# golang-go and protobuf-compiler: the peers that judge flamekit's pprof and
+# OpenTelemetry files in the tests (`go tool pprof`, a Go program's own
+# runtime/pprof profile; `protoc --decode` with tests/otlp-proto/).
 # sudo: the README's first command records with `sudo build/flamekit record`,
 # which must work on a fresh machine where one logs in as root too.
 # node and npm drive Chromium in the browser tests; a node already on PATH
@@ -38,7 +42,8 @@ else
 	echo "setup: all packages present"
 fi
 
-# The browser tests' one npm package (playwright-core, pinned by
+# The browser tests' npm packages (playwright-core, and speedscope, whose
+# importer judges flamekit's .speedscope.json files; pinned by
 # tests/browser/package-lock.json), installed when missing or out of date.
 browser=$(dirname "$0")/tests/browser
 if [ ! -d "$browser/node_modules" ] || [ "$browser/package-lock.json" -nt "$browser/node_modules" ]; then

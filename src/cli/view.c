@@ -52,10 +52,12 @@ static void view_usage(FILE *out)
 		"heat map of their time slices (seconds across, slices down): drag to draw\n"
 		"a range, Shift+drag a second range for their difference. With FILE2, the\n"
 		"page draws the difference of FILE (before) and FILE2 (after), paths that\n"
-		"vanished in FILE2 kept and hatched. FILEs are timed folded, folded, or\n"
-		"anything `flamekit collapse` reads.\n\n"
+		"vanished in FILE2 kept and hatched. FILEs are timed folded, folded, pprof\n"
+		"(its time slices too, if flamekit wrote them), or anything `flamekit\n"
+		"collapse` reads.\n\n"
 		"options:\n"
-		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
+		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout;\n"
+		"                      FILE.html.gz is compressed\n"
 		"      --title TEXT    the page's title\n"
 		"      --colors NAME   palette, as flamegraph's (hot, mem, io, java, ...)\n"
 		"      --hash          colours by name hash, as flamegraph --hash\n"
@@ -90,9 +92,7 @@ static struct profile *read_one(char *file, uint64_t slice_ns)
 		      file, reader->summary);
 		goto cleanup;
 	}
-	/* folded counts may have decimals ("10.5"), as flamegraph takes them */
-	profile = profile__new(1, strcmp(reader->name, "folded") == 0 ? PROFILE_DECIMAL
-								     : PROFILE_INTEGER);
+	profile = reader__new_profile(reader);
 	if (reader->read(&ctx, set.inputs, set.count, profile) < 0 ||
 	    read_context__finish(&ctx, reader, profile) < 0) {
 		profile__free(profile);

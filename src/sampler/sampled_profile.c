@@ -67,6 +67,16 @@ static frame_id intern_name(struct build_state *b, const char *name, const char 
 	return profile__intern(b->profile, b->name.data, b->name.len);
 }
 
+/* The same, for a frame whose kind its name may not say (profile.h): a
+ * kernel frame without -a's "_[k]", a comm. */
+static frame_id intern_kind(struct build_state *b, const char *name, const char *suffix,
+			    enum profile_frame_kind kind)
+{
+	frame_id id = intern_name(b, name, suffix);
+	profile__set_frame_kind(b->profile, id, kind);
+	return id;
+}
+
 static void push_frame(struct build_state *b, uint32_t *depth, frame_id id)
 {
 	b->frames = fk_grow(b->frames, &b->frames_cap, *depth + 1, sizeof(*b->frames));
@@ -115,8 +125,8 @@ static void push_waker(struct build_state *b, uint32_t *depth, const struct samp
 		if (w->kernel.missed)
 			push_frame(b, depth, intern_name(b, "[Missed Kernel Stack]", "_[w]"));
 		for (uint32_t i = tracing_frames(b, &w->kernel, true); i < w->kernel.depth; i++)
-			push_frame(b, depth, intern_name(b, kernel_symbols__name(
-				b->kernel, w->kernel.ips[i]), kernel_mark));
+			push_frame(b, depth, intern_kind(b, kernel_symbols__name(
+				b->kernel, w->kernel.ips[i]), kernel_mark, PROFILE_FRAME_KERNEL));
 	}
 	if (o->user_stacks) {
 		if (o->delimited && o->kernel_stacks && w->kernel.depth && w->user.depth)
@@ -141,7 +151,7 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 	uint32_t depth = 0;
 	bool user = user_names ? user_depth > 0 : key->user.depth > 0;
 
-	push_frame(b, &depth, intern_name(b, key->comm, NULL));
+	push_frame(b, &depth, intern_kind(b, key->comm, NULL, PROFILE_FRAME_PROCESS));
 	if (o->user_stacks) {
 		if (key->user.missed)
 			push_frame(b, &depth, intern_name(b, "[Missed User Stack]", NULL));
@@ -162,8 +172,8 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 			push_frame(b, &depth, intern_name(b, "[Missed Kernel Stack]", marked ? "_[o]" : NULL));
 		uint32_t leaf = tracing_frames(b, &key->kernel, key->off_cpu);
 		for (uint32_t i = key->kernel.depth; i > leaf; i--)
-			push_frame(b, &depth, intern_name(b, kernel_symbols__name(
-				b->kernel, key->kernel.ips[i - 1]), kernel_mark));
+			push_frame(b, &depth, intern_kind(b, kernel_symbols__name(
+				b->kernel, key->kernel.ips[i - 1]), kernel_mark, PROFILE_FRAME_KERNEL));
 	}
 	if (marked && depth == before_kernel)
 		push_frame(b, &depth, intern_name(b, "[off-CPU]", "_[o]"));
