@@ -243,8 +243,10 @@ size_t profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 		p->entries = fk_grow(p->entries, &p->entries_cap, e + 1, sizeof(*p->entries));
 		p->values = fk_grow(p->values, &p->values_cap, (e + 1) * p->columns,
 				  sizeof(*p->values));
+		/* + 1: never NULL, even for empty stacks (profile__stack() adds
+		 * an offset to it) */
 		p->stack_frames = fk_grow(p->stack_frames, &p->stack_frames_cap,
-					p->stack_frames_len + depth, sizeof(frame_id));
+					p->stack_frames_len + depth + 1, sizeof(frame_id));
 		if (depth)
 			memcpy(p->stack_frames + p->stack_frames_len, frames,
 			       depth * sizeof(frame_id));
