@@ -1,6 +1,14 @@
 #include "pprof_names.h"
 
+#include <math.h>
 #include <string.h>
+
+uint64_t pprof_names__int64(const struct profile *p, union profile_value v)
+{
+	if (profile__value_type(p) == PROFILE_INTEGER)
+		return v.integer;
+	return (uint64_t)llround(v.decimal);
+}
 
 const char *pprof_names__unit(enum profile_unit unit)
 {

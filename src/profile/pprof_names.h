@@ -48,6 +48,9 @@ struct sample_types {
 /* Strings point into p's source or to constants: valid while p is. */
 void pprof_names__sample_types(const struct profile *p, struct sample_types *out);
 
+/* A value as pprof and OpenTelemetry hold it, an int64: decimals rounded. */
+uint64_t pprof_names__int64(const struct profile *p, union profile_value v);
+
 /* The unit pprof calls `unit`: "count", "nanoseconds", ... */
 const char *pprof_names__unit(enum profile_unit unit);
 

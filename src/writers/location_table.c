@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include "../lib/index_table.h"
+#include "../lib/protobuf.h"
 #include "../lib/xalloc.h"
 #include "../profile/pprof_names.h"
 
@@ -156,6 +157,17 @@ void location_table__location(const struct location_table *t, uint32_t id,
 {
 	const struct location *l = &t->locations[id - 1];
 	*out = (struct table_location){ l->mapping, t->lines + l->lines_offset, l->line_count };
+}
+
+void location_table__encode_lines(const struct location_table *t, uint32_t id,
+				  struct buf *b, uint32_t field)
+{
+	const struct location *l = &t->locations[id - 1];
+	for (uint32_t i = 0; i < l->line_count; i++) {
+		size_t line = pb__begin(b, field);
+		pb__uint(b, 1, t->function_of_frame[t->lines[l->lines_offset + i]]);
+		pb__end(b, line);
+	}
 }
 
 uint32_t location_table__functions(const struct location_table *t)

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/buf.h"
 #include "../profile/profile.h"
 
 struct location_table;
@@ -54,6 +55,10 @@ size_t location_table__stack(struct location_table *t, const struct profile_stac
 uint32_t location_table__locations(const struct location_table *t);
 void location_table__location(const struct location_table *t, uint32_t id,
 			      struct table_location *out);
+/* Location `id`'s lines as protobuf fields `field` of b, each a Line
+ * message holding its function id (field 1 in pprof and OTLP alike). */
+void location_table__encode_lines(const struct location_table *t, uint32_t id,
+				  struct buf *b, uint32_t field);
 /* Functions: the frame whose name function `id` has; and a frame's
  * function id (0 when no location used it). */
 uint32_t location_table__functions(const struct location_table *t);

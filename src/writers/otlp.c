@@ -1,6 +1,5 @@
 #include "otlp.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -26,11 +25,9 @@ enum { SCOPE_PROFILES_SCOPE = 1, SCOPE_PROFILES_PROFILES };
 enum { SCOPE_NAME = 1, SCOPE_VERSION };
 enum { OTLP_PROFILE_SAMPLE_TYPE = 1, OTLP_PROFILE_SAMPLES, OTLP_PROFILE_TIME, OTLP_PROFILE_DURATION,
        OTLP_PROFILE_PERIOD_TYPE, OTLP_PROFILE_PERIOD };
-enum { VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT };
 enum { SAMPLE_STACK = 1, SAMPLE_VALUES = 4, SAMPLE_TIMESTAMPS };
 enum { MAPPING_FILENAME = 4 };
 enum { LOCATION_MAPPING = 1, LOCATION_LINES = 3, LOCATION_ATTRIBUTES };
-enum { LINE_FUNCTION = 1 };
 enum { FUNCTION_NAME = 1, FUNCTION_SYSTEM_NAME };
 enum { LINK_TRACE_ID = 1, LINK_SPAN_ID };
 enum { ATTRIBUTE_KEY = 1, ATTRIBUTE_VALUE };
@@ -154,21 +151,7 @@ static void write_resource(struct otlp_state *st, struct buf *b, const struct pr
 	pb__end(b, r);
 }
 
-static void value_type(struct otlp_state *st, struct buf *b, uint32_t field,
-		       const struct sample_type *t)
-{
-	size_t m = pb__begin(b, field);
-	pb__uint(b, VALUE_TYPE_TYPE, string_table__add_text(&st->strings, t->type));
-	pb__uint(b, VALUE_TYPE_UNIT, string_table__add_text(&st->strings, t->unit));
-	pb__end(b, m);
-}
 
-static uint64_t int64_value(const struct profile *p, union profile_value v)
-{
-	if (profile__value_type(p) == PROFILE_INTEGER)
-		return v.integer;
-	return (uint64_t)llround(v.decimal);
-}
 
 /* Group g's profile from placed[first .. end): one sample per stack. */
 static void write_profile(struct otlp_state *st, struct buf *b, size_t first, size_t end)
@@ -177,7 +160,7 @@ static void write_profile(struct otlp_state *st, struct buf *b, size_t first, si
 	const struct profile_source *source = profile__source(p);
 	const struct profile_time *time = profile__time(p);
 	size_t m = pb__begin(b, SCOPE_PROFILES_PROFILES);
-	value_type(st, b, OTLP_PROFILE_SAMPLE_TYPE, &st->types.types[0]);
+	string_table__value_type(&st->strings, b, OTLP_PROFILE_SAMPLE_TYPE, &st->types.types[0]);
 	for (size_t i = first; i < end;) {
 		size_t n = 0;
 		uint32_t stack = st->placed[i].stack;
@@ -186,7 +169,7 @@ static void write_profile(struct otlp_state *st, struct buf *b, size_t first, si
 			profile__stack(p, st->placed[i].index, &s);
 			st->values = fk_grow(st->values, &st->values_cap, n + 1, sizeof(*st->values));
 			st->timestamps = fk_realloc(st->timestamps, st->values_cap * sizeof(*st->timestamps));
-			st->values[n] = int64_value(p, s.values[0]);
+			st->values[n] = pprof_names__int64(p, s.values[0]);
 			st->timestamps[n] = source->start_unix_ns +
 					    (uint64_t)st->placed[i].slice * time->slice_ns;
 		}
@@ -210,7 +193,7 @@ static void write_profile(struct otlp_state *st, struct buf *b, size_t first, si
 	if (source->duration_ns)
 		pb__uint(b, OTLP_PROFILE_DURATION, source->duration_ns);
 	if (st->types.period) {
-		value_type(st, b, OTLP_PROFILE_PERIOD_TYPE, &st->types.period_type);
+		string_table__value_type(&st->strings, b, OTLP_PROFILE_PERIOD_TYPE, &st->types.period_type);
 		pb__uint(b, OTLP_PROFILE_PERIOD, st->types.period);
 	}
 	pb__end(b, m);
@@ -256,11 +239,7 @@ static void write_dictionary(struct otlp_state *st, struct buf *b)
 		size_t m = pb__begin(b, DICT_LOCATION);
 		if (loc.mapping)
 			pb__uint(b, LOCATION_MAPPING, loc.mapping);
-		for (uint32_t i = 0; i < loc.line_count; i++) {
-			size_t line = pb__begin(b, LOCATION_LINES);
-			pb__uint(b, LINE_FUNCTION, location_table__function_of(t, loc.lines[i]));
-			pb__end(b, line);
-		}
+		location_table__encode_lines(t, id, b, LOCATION_LINES);
 		uint32_t attribute = frame_type_attribute(
 			st, profile__frame_kind(st->profile, loc.lines[loc.line_count - 1]));
 		if (attribute) {

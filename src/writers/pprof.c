@@ -1,7 +1,6 @@
 #include "pprof.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <zlib.h>
 
@@ -19,30 +18,13 @@ enum {
 	PROFILE_FUNCTION, PROFILE_STRING_TABLE, PROFILE_TIME_NANOS = 9, PROFILE_DURATION_NANOS,
 	PROFILE_PERIOD_TYPE, PROFILE_PERIOD, PROFILE_COMMENT,
 };
-enum { VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT };
 enum { SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL };
 enum { LABEL_KEY = 1, LABEL_STR, LABEL_NUM, LABEL_NUM_UNIT };
 enum { MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_HAS_FUNCTIONS = 7 };
 enum { LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_LINE = 4 };
-enum { LINE_FUNCTION_ID = 1 };
 enum { FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME };
 
-static void value_type(struct buf *b, uint32_t field, struct string_table *strings,
-		       const struct sample_type *t)
-{
-	size_t m = pb__begin(b, field);
-	pb__uint(b, VALUE_TYPE_TYPE, string_table__add_text(strings, t->type));
-	pb__uint(b, VALUE_TYPE_UNIT, string_table__add_text(strings, t->unit));
-	pb__end(b, m);
-}
 
-/* pprof's values are int64; a decimal value is rounded */
-static uint64_t int64_value(const struct profile *p, union profile_value v)
-{
-	if (profile__value_type(p) == PROFILE_INTEGER)
-		return v.integer;
-	return (uint64_t)llround(v.decimal);
-}
 
 static void label_num(struct buf *b, uint64_t key, uint64_t num, uint64_t unit)
 {
@@ -73,11 +55,7 @@ static void write_tables(struct buf *b, const struct location_table *t,
 		pb__uint(b, LOCATION_ID, id);
 		if (loc.mapping)
 			pb__uint(b, LOCATION_MAPPING_ID, loc.mapping);
-		for (uint32_t i = 0; i < loc.line_count; i++) {
-			size_t line = pb__begin(b, LOCATION_LINE);
-			pb__uint(b, LINE_FUNCTION_ID, location_table__function_of(t, loc.lines[i]));
-			pb__end(b, line);
-		}
+		location_table__encode_lines(t, id, b, LOCATION_LINE);
 		pb__end(b, m);
 	}
 	for (uint32_t id = 1; id <= location_table__functions(t); id++) {
@@ -106,7 +84,7 @@ int pprof__encode(const struct profile *p, struct buf *b)
 	pprof_names__sample_types(p, &types);
 	string_table__init(&strings, p, PROFILE_STRING_TABLE);
 	for (size_t i = 0; i < types.count; i++)
-		value_type(b, PROFILE_SAMPLE_TYPE, &strings, &types.types[i]);
+		string_table__value_type(&strings, b, PROFILE_SAMPLE_TYPE, &types.types[i]);
 	uint64_t comm = string_table__add_text(&strings, "comm");
 	uint64_t pid = string_table__add_text(&strings, "pid");
 	uint64_t time_key = time->slice_ns ? string_table__add_text(&strings, "time") : 0;
@@ -120,7 +98,7 @@ int pprof__encode(const struct profile *p, struct buf *b)
 		ids = fk_grow(ids, &ids_cap, n ? n : 1, sizeof(*ids));
 		for (size_t i = 0; i < n; i++)
 			ids[i] = locations[i];
-		uint64_t v = int64_value(p, s.values[0]);
+		uint64_t v = pprof_names__int64(p, s.values[0]);
 		uint64_t values[2] = { v, v * types.period };
 		size_t m = pb__begin(b, PROFILE_SAMPLE);
 		pb__packed(b, SAMPLE_LOCATION_ID, ids, n);
@@ -147,7 +125,7 @@ int pprof__encode(const struct profile *p, struct buf *b)
 	if (source->duration_ns)
 		pb__uint(b, PROFILE_DURATION_NANOS, source->duration_ns);
 	if (types.period) {
-		value_type(b, PROFILE_PERIOD_TYPE, &strings, &types.period_type);
+		string_table__value_type(&strings, b, PROFILE_PERIOD_TYPE, &types.period_type);
 		pb__uint(b, PROFILE_PERIOD, types.period);
 	}
 	if (time->slice_ns) {

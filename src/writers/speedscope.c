@@ -30,17 +30,11 @@ static int compare_ordered(const void *a, const void *b)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+/* speedscope's units are pprof's but "none" for counts */
 static const char *speedscope_unit(enum profile_unit unit)
 {
-	switch (unit) {
-	case PROFILE_NANOSECONDS: return "nanoseconds";
-	case PROFILE_MICROSECONDS: return "microseconds";
-	case PROFILE_BYTES: return "bytes";
-	case PROFILE_SAMPLES:
-	case PROFILE_EVENTS:
-	case PROFILE_PERIODS: break;
-	}
-	return "none";
+	const char *name = pprof_names__unit(unit);
+	return strcmp(name, "count") == 0 ? "none" : name;
 }
 
 static void flush(struct buf *b, FILE *out)

@@ -6,6 +6,7 @@
 
 #include "../lib/protobuf.h"
 #include "../lib/xalloc.h"
+#include "../profile/pprof_names.h"
 
 struct string_entry {
 	size_t offset;   /* into text */
@@ -66,4 +67,13 @@ uint64_t string_table__frame(struct string_table *t, frame_id frame)
 		t->of_frame[frame] = string_table__add(t, name, len) + 1;
 	}
 	return t->of_frame[frame] - 1;
+}
+
+void string_table__value_type(struct string_table *t, struct buf *b, uint32_t field,
+			      const struct sample_type *type)
+{
+	size_t m = pb__begin(b, field);
+	pb__uint(b, 1, string_table__add_text(t, type->type));
+	pb__uint(b, 2, string_table__add_text(t, type->unit));
+	pb__end(b, m);
 }

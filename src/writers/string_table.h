@@ -43,4 +43,10 @@ uint64_t string_table__add(struct string_table *t, const char *s, size_t len);
 uint64_t string_table__add_text(struct string_table *t, const char *s);  /* NUL-terminated */
 uint64_t string_table__frame(struct string_table *t, frame_id frame);
 
+struct sample_type;
+/* A ValueType message as field `field` of b: (type, unit) as indexes of t,
+ * fields 1 and 2 in pprof and OpenTelemetry alike. */
+void string_table__value_type(struct string_table *t, struct buf *b, uint32_t field,
+			      const struct sample_type *type);
+
 #endif
