@@ -2,13 +2,16 @@
  * lib/protobuf's decoder), then every writer of the interchange formats:
  * pprof, speedscope and OTLP. What the pprof writer makes of a profile read
  * must read back as the same profile (the same folded stacks, with time
- * slices): a difference aborts, as a crash would. */
+ * slices), its first sample type being the values as they were (a count of
+ * samples with a period gets a second type, the one pprof shows by
+ * default): a difference aborts, as a crash would. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../src/lib/buf.h"
+#include "../../src/profile/pprof_names.h"
 #include "../../src/readers/pprof.h"
 #include "../../src/writers/folded.h"
 #include "../../src/writers/otlp.h"
@@ -40,11 +43,12 @@ static bool fits_int64(const struct profile *p)
 	return true;
 }
 
-static struct profile *read_pprof(const void *data, size_t size)
+static struct profile *read_pprof(const void *data, size_t size, const char *sample_type)
 {
 	struct input *in = input__from_memory(data, size, "fuzz");
 	struct profile *p = profile__new(1, PROFILE_INTEGER);
-	struct read_context ctx = { 0 };
+	struct pprof_read_options options = { .sample_type = sample_type };
+	struct read_context ctx = { .options = &options };
 	if (pprof_reader__read(&ctx, &in, 1, p) < 0) {
 		profile__free(p);
 		p = NULL;
@@ -60,14 +64,16 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!sink)
 		sink = fopen("/dev/null", "w");
 	pprof_reader__probe((const char *)data, size < PROBE_BYTES ? size : PROBE_BYTES);
-	struct profile *p = read_pprof(data, size);
+	struct profile *p = read_pprof(data, size, NULL);
 	if (!p)
 		return 0;
 	speedscope_writer__write(p, sink, NULL);
 	otlp_writer__write(p, sink, NULL);
 	struct buf encoded = BUF_INIT;
 	if (pprof__encode(p, &encoded) == 0 && fits_int64(p)) {
-		struct profile *back = read_pprof(encoded.data, encoded.len);
+		struct sample_types types;
+		pprof_names__sample_types(p, &types);
+		struct profile *back = read_pprof(encoded.data, encoded.len, types.types[0].type);
 		if (!back) {
 			fprintf(stderr, "fuzz: the pprof written does not read back\n");
 			abort();
