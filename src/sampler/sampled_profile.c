@@ -28,12 +28,15 @@ struct stack_miss {
 	const char *binary;
 };
 
-/* Names a user frame, keeping why it has no name for the report. */
+/* Names a user frame, keeping why it has no name for the report; *jit
+ * (NULL: not wanted) says whether a perf map named it. */
 static const char *user_frame_name(struct build_state *b, uint32_t pid, uint64_t addr,
-				   uint64_t time)
+				   uint64_t time, bool *jit)
 {
 	struct symbol_lookup found;
 	process_symbols__lookup(b->processes, pid, addr, time, &found);
+	if (jit)
+		*jit = found.jit;
 	if (found.miss != SYMBOL_FOUND && b->report) {
 		for (size_t i = 0; i < b->miss_count; i++)
 			if (b->misses[i].miss == found.miss && b->misses[i].binary == found.binary)
@@ -81,6 +84,14 @@ static void push_frame(struct build_state *b, uint32_t *depth, frame_id id)
 {
 	b->frames = fk_grow(b->frames, &b->frames_cap, *depth + 1, sizeof(*b->frames));
 	b->frames[(*depth)++] = id;
+}
+
+/* A user frame: JIT code (named by a perf map) says so in its kind. */
+static void push_user_frame(struct build_state *b, uint32_t *depth, const char *name, bool jit,
+			    const char *suffix)
+{
+	push_frame(b, depth, jit ? intern_kind(b, name, suffix, PROFILE_FRAME_JIT)
+				 : intern_name(b, name, suffix));
 }
 
 /* How many leaf frames of a kernel stack read in a BPF program on a
@@ -133,19 +144,21 @@ static void push_waker(struct build_state *b, uint32_t *depth, const struct samp
 			push_frame(b, depth, intern_name(b, "-", "_[w]"));
 		if (w->user.missed)
 			push_frame(b, depth, intern_name(b, "[Missed User Stack]", "_[w]"));
-		for (uint32_t i = 0; i < w->user.depth; i++)
-			push_frame(b, depth, intern_name(b, user_frame_name(
-				b, w->pid, w->user.ips[i], UINT64_MAX), "_[w]"));
+		for (uint32_t i = 0; i < w->user.depth; i++) {
+			bool jit;
+			const char *name = user_frame_name(b, w->pid, w->user.ips[i], UINT64_MAX, &jit);
+			push_user_frame(b, depth, name, jit, "_[w]");
+		}
 	}
 	push_frame(b, depth, intern_name(b, w->comm, "_[w]"));
 }
 
 /* One key as bcc profile folds it: comm; user frames root first; "-" (with
  * -d, when both stacks are there); kernel frames root first. User frames
- * are names (user_names, leaf first) when unwound in user space, else
- * addresses in key->user. */
+ * are names (user_names, leaf first; user_jit says which are JIT code)
+ * when unwound in user space, else addresses in key->user. */
 static int add_named_key(struct build_state *b, const struct sampled_key *key,
-			 const char *const *user_names, size_t user_depth)
+			 const char *const *user_names, const bool *user_jit, size_t user_depth)
 {
 	const struct sampled_profile_options *o = b->options;
 	uint32_t depth = 0;
@@ -156,10 +169,13 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 		if (key->user.missed)
 			push_frame(b, &depth, intern_name(b, "[Missed User Stack]", NULL));
 		for (size_t i = user_depth; user_names && i > 0; i--)
-			push_frame(b, &depth, intern_name(b, user_names[i - 1], NULL));
-		for (uint32_t i = key->user.depth; !user_names && i > 0; i--)
-			push_frame(b, &depth, intern_name(b, user_frame_name(
-				b, key->pid, key->user.ips[i - 1], UINT64_MAX), NULL));
+			push_user_frame(b, &depth, user_names[i - 1], user_jit[i - 1], NULL);
+		for (uint32_t i = key->user.depth; !user_names && i > 0; i--) {
+			bool jit;
+			const char *name = user_frame_name(b, key->pid, key->user.ips[i - 1],
+							   UINT64_MAX, &jit);
+			push_user_frame(b, &depth, name, jit, NULL);
+		}
 	}
 	bool marked = o->mark_off_cpu && key->off_cpu;
 	const char *kernel_mark = marked ? (o->annotate ? "_[k]_[o]" : "_[o]") :
@@ -191,7 +207,7 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 
 static int add_key(const struct sampled_key *key, void *arg)
 {
-	return add_named_key(arg, key, NULL, 0);
+	return add_named_key(arg, key, NULL, NULL, 0);
 }
 
 /* The samples counted in user space, with their kernel stacks from the
@@ -202,6 +218,7 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 {
 	uint64_t *ips = fk_calloc(BPF_SAMPLER_MAX_STACK_DEPTH, sizeof(*ips));
 	const char **names = NULL;
+	bool *jit = NULL;           /* which of names are JIT code */
 	size_t names_cap = 0;
 
 	for (size_t i = 0; i < user_counts__size(uc); i++) {
@@ -215,11 +232,13 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 			continue;
 		}
 		names = fk_grow(names, &names_cap, c->depth + 1, sizeof(*names));
+		jit = fk_realloc(jit, names_cap * sizeof(*jit));
 		for (size_t f = 0; f < c->depth; f++)
-			names[f] = user_frame_name(b, c->pid, c->pcs[f], c->time);
-		add_named_key(b, &key, names, c->depth);
+			names[f] = user_frame_name(b, c->pid, c->pcs[f], c->time, &jit[f]);
+		add_named_key(b, &key, names, jit, c->depth);
 	}
 	free(names);
+	free(jit);
 	free(ips);
 }
 
