@@ -5,7 +5,7 @@ set -eu
 
 packages="
   make gcc libc6-dev linux-libc-dev pkg-config
-  libdw-dev libelf-dev zlib1g-dev libxxhash-dev libiberty-dev
+  libdw-dev libelf-dev zlib1g-dev libdeflate-dev libxxhash-dev libiberty-dev
   libbpf-dev bpftool clang libclang-rt-14-dev libxml2-dev
   util-linux
   binutils gzip procps perl time python3
@@ -16,6 +16,8 @@ packages="
 "
 # libxml2-dev: the SVG writer's fuzz target checks each SVG it makes with
 # libxml2 (only the fuzz and replay binaries link it, not flamekit).
+# libdeflate-dev: pprof files are gzipped by libdeflate (faster and smaller
+# than zlib's fastest; zlib still streams every other .gz).
 # golang-go and protobuf-compiler: the peers that judge flamekit's pprof and
 # OpenTelemetry files in the tests (`go tool pprof`, a Go program's own
 # runtime/pprof profile; `protoc --decode` with tests/otlp-proto/).

@@ -130,18 +130,24 @@ size_t location_table__stack(struct location_table *t, const struct profile_stac
 	frame_id group[64];
 	size_t n = 0;
 	t->ids = fk_grow(t->ids, &t->ids_cap, s->depth ? s->depth : 1, sizeof(*t->ids));
-	/* from the leaf: a frame, the frames inlined into it before it, then
-	 * the one they were inlined into */
-	for (uint32_t end = s->depth; end > 0;) {
-		uint32_t first = end - 1;
-		while (first > 0 && end - first < sizeof group / sizeof group[0] &&
-		       profile__frame_kind(t->profile, s->frames[first]) == PROFILE_FRAME_INLINED)
-			first--;
+	/* from the root, so that new ids follow the stacks' paths (close ids
+	 * compress better): a frame and the frames inlined into it after it */
+	for (uint32_t first = 0; first < s->depth;) {
+		uint32_t end = first + 1;
+		while (end < s->depth && end - first < sizeof group / sizeof group[0] &&
+		       profile__frame_kind(t->profile, s->frames[end]) == PROFILE_FRAME_INLINED)
+			end++;
 		uint32_t lines = end - first;
 		for (uint32_t i = 0; i < lines; i++)
 			group[i] = s->frames[end - 1 - i];
 		t->ids[n++] = location_of(t, group, lines);
-		end = first;
+		first = end;
+	}
+	/* leaf first, as both formats list them */
+	for (size_t i = 0; i < n / 2; i++) {
+		uint32_t swap = t->ids[i];
+		t->ids[i] = t->ids[n - 1 - i];
+		t->ids[n - 1 - i] = swap;
 	}
 	*ids = t->ids;
 	return n;

@@ -2,7 +2,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
-#include <zlib.h>
+#include <string.h>
 
 #include "../lib/error.h"
 #include "../lib/gzip.h"
@@ -10,7 +10,6 @@
 #include "../lib/xalloc.h"
 #include "../profile/pprof_names.h"
 #include "location_table.h"
-#include "string_table.h"
 
 /* profile.proto's field numbers */
 enum {
@@ -24,8 +23,6 @@ enum { MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_HAS_FUNCTIONS = 7 };
 enum { LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_LINE = 4 };
 enum { FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME };
 
-
-
 static void label_num(struct buf *b, uint64_t key, uint64_t num, uint64_t unit)
 {
 	size_t m = pb__begin(b, SAMPLE_LABEL);
@@ -36,14 +33,43 @@ static void label_num(struct buf *b, uint64_t key, uint64_t num, uint64_t unit)
 	pb__end(b, m);
 }
 
-static void write_tables(struct buf *b, const struct location_table *t,
-			 struct string_table *strings)
+/*
+ * The strings that are not frame names (sample types, label keys, mapping
+ * names, the comment): few, each once, after the names. The names are
+ * strings 1..F in function order, so that a function's name is its id:
+ * neighbouring functions then differ in the same bytes, which compresses.
+ */
+struct fixed_strings {
+	const char *text[24];
+	size_t count;
+	uint64_t first;  /* the index of text[0] */
+};
+
+static uint64_t fixed_string(struct fixed_strings *f, const char *text)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (strcmp(f->text[i], text) == 0)
+			return f->first + i;
+	f->text[f->count] = text;
+	return f->first + f->count++;
+}
+
+static void value_type(struct buf *b, uint32_t field, struct fixed_strings *f,
+		       const struct sample_type *t)
+{
+	size_t m = pb__begin(b, field);
+	pb__uint(b, 1, fixed_string(f, t->type));
+	pb__uint(b, 2, fixed_string(f, t->unit));
+	pb__end(b, m);
+}
+
+static void write_tables(struct buf *b, const struct profile *p, const struct location_table *t,
+			 struct fixed_strings *fixed)
 {
 	for (uint32_t id = 1; id <= location_table__mappings(t); id++) {
 		size_t m = pb__begin(b, PROFILE_MAPPING);
 		pb__uint(b, MAPPING_ID, id);
-		pb__uint(b, MAPPING_FILENAME,
-			 string_table__add_text(strings, location_table__mapping_name(t, id)));
+		pb__uint(b, MAPPING_FILENAME, fixed_string(fixed, location_table__mapping_name(t, id)));
 		/* named already: nothing for pprof to look up in binaries */
 		pb__uint(b, MAPPING_HAS_FUNCTIONS, 1);
 		pb__end(b, m);
@@ -59,12 +85,19 @@ static void write_tables(struct buf *b, const struct location_table *t,
 		pb__end(b, m);
 	}
 	for (uint32_t id = 1; id <= location_table__functions(t); id++) {
-		uint64_t name = string_table__frame(strings, location_table__function_frame(t, id));
 		size_t m = pb__begin(b, PROFILE_FUNCTION);
 		pb__uint(b, FUNCTION_ID, id);
-		pb__uint(b, FUNCTION_NAME, name);
-		pb__uint(b, FUNCTION_SYSTEM_NAME, name);
+		/* string `id` (see fixed_strings); the system name too, as Go
+		 * writes it, for the tools that show that one */
+		pb__uint(b, FUNCTION_NAME, id);
+		pb__uint(b, FUNCTION_SYSTEM_NAME, id);
 		pb__end(b, m);
+	}
+	pb__bytes(b, PROFILE_STRING_TABLE, "", 0);
+	for (uint32_t id = 1; id <= location_table__functions(t); id++) {
+		size_t len;
+		const char *name = profile__frame_name(p, location_table__function_frame(t, id), &len);
+		pb__bytes(b, PROFILE_STRING_TABLE, name, len);
 	}
 }
 
@@ -73,69 +106,87 @@ int pprof__encode(const struct profile *p, struct buf *b)
 	if (profile__columns(p) != 1)
 		return error("pprof holds one value per sample: a difference of two profiles "
 			     "cannot be written as pprof; write it as folded stacks");
-	struct sample_types types;
-	struct string_table strings;
-	struct location_table *t = location_table__new(p);
+	const size_t n = profile__size(p);
 	const struct profile_source *source = profile__source(p);
 	const struct profile_time *time = profile__time(p);
-	uint64_t *ids = NULL;
-	size_t ids_cap = 0;
-
+	struct location_table *t = location_table__new(p);
+	struct sample_types types;
 	pprof_names__sample_types(p, &types);
-	string_table__init(&strings, p, PROFILE_STRING_TABLE);
-	for (size_t i = 0; i < types.count; i++)
-		string_table__value_type(&strings, b, PROFILE_SAMPLE_TYPE, &types.types[i]);
-	uint64_t comm = string_table__add_text(&strings, "comm");
-	uint64_t pid = string_table__add_text(&strings, "pid");
-	uint64_t time_key = time->slice_ns ? string_table__add_text(&strings, "time") : 0;
-	uint64_t nanoseconds = time->slice_ns ? string_table__add_text(&strings, "nanoseconds") : 0;
 
-	for (size_t e = 0; e < profile__size(p); e++) {
+	/* first every stack's locations, in the folded writer's order
+	 * (neighbours share their roots, and ids given along the sorted paths
+	 * are close: both compress), so that the functions, and with them the
+	 * strings that follow the names, are all known */
+	size_t *order = profile__sorted(p);
+	size_t *first = fk_malloc((n + 1) * sizeof(*first));
+	size_t ids_len = 0, frames = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct profile_stack s;
+		profile__stack(p, i, &s);
+		frames += s.depth;  /* at least as many as locations */
+	}
+	uint32_t *ids = fk_malloc((frames + 1) * sizeof(*ids));
+	for (size_t i = 0; i < n; i++) {
 		struct profile_stack s;
 		const uint32_t *locations;
-		profile__stack(p, e, &s);
-		size_t n = location_table__stack(t, &s, &locations);
-		ids = fk_grow(ids, &ids_cap, n ? n : 1, sizeof(*ids));
-		for (size_t i = 0; i < n; i++)
-			ids[i] = locations[i];
+		profile__stack(p, order[i], &s);
+		size_t depth = location_table__stack(t, &s, &locations);
+		first[i] = ids_len;
+		memcpy(ids + ids_len, locations, depth * sizeof(*ids));
+		ids_len += depth;
+	}
+	first[n] = ids_len;
+	struct fixed_strings fixed = { .first = location_table__functions(t) + 1 };
+	/* an estimate, so that the message is not copied as it grows */
+	buf__reserve(b, ids_len * 3 + n * 24 + (size_t)location_table__functions(t) * 48);
+
+	for (size_t i = 0; i < types.count; i++)
+		value_type(b, PROFILE_SAMPLE_TYPE, &fixed, &types.types[i]);
+	for (size_t i = 0; i < n; i++) {
+		struct profile_stack s;
+		profile__stack(p, order[i], &s);
 		uint64_t v = pprof_names__int64(p, s.values[0]);
 		uint64_t values[2] = { v, v * types.period };
 		size_t m = pb__begin(b, PROFILE_SAMPLE);
-		pb__packed(b, SAMPLE_LOCATION_ID, ids, n);
+		pb__packed32(b, SAMPLE_LOCATION_ID, ids + first[i], first[i + 1] - first[i]);
 		pb__packed(b, SAMPLE_VALUE, values, types.count);
 		if (s.depth && profile__frame_kind(p, s.frames[0]) == PROFILE_FRAME_PROCESS) {
 			size_t l = pb__begin(b, SAMPLE_LABEL);
-			pb__uint(b, LABEL_KEY, comm);
-			pb__uint(b, LABEL_STR, string_table__frame(&strings, s.frames[0]));
+			pb__uint(b, LABEL_KEY, fixed_string(&fixed, "comm"));
+			pb__uint(b, LABEL_STR, location_table__function_of(t, s.frames[0]));
 			pb__end(b, l);
 		}
 		if (s.key.pid)
-			label_num(b, pid, s.key.pid, 0);
+			label_num(b, fixed_string(&fixed, "pid"), s.key.pid, 0);
 		if (time->slice_ns)
-			label_num(b, time_key, (uint64_t)s.key.slice * time->slice_ns, nanoseconds);
+			label_num(b, fixed_string(&fixed, "time"), (uint64_t)s.key.slice * time->slice_ns,
+				  fixed_string(&fixed, "nanoseconds"));
 		pb__end(b, m);
 	}
 	free(ids);
-	write_tables(b, t, &strings);
-	location_table__free(t);
+	free(first);
+	free(order);
 
-	/* what pprof shows with the profile, then the strings, now all known */
+	/* what pprof shows with the profile */
 	if (source->start_unix_ns)
 		pb__uint(b, PROFILE_TIME_NANOS, source->start_unix_ns);
 	if (source->duration_ns)
 		pb__uint(b, PROFILE_DURATION_NANOS, source->duration_ns);
 	if (types.period) {
-		string_table__value_type(&strings, b, PROFILE_PERIOD_TYPE, &types.period_type);
+		value_type(b, PROFILE_PERIOD_TYPE, &fixed, &types.period_type);
 		pb__uint(b, PROFILE_PERIOD, types.period);
 	}
+	char comment[128];
 	if (time->slice_ns) {
-		char comment[128];
 		snprintf(comment, sizeof comment, PPROF_NAMES_TIME_COMMENT " slice_ns=%" PRIu64
 			 " start_ns=%" PRIu64, time->slice_ns, time->start_ns);
-		pb__uint(b, PROFILE_COMMENT, string_table__add_text(&strings, comment));
+		pb__uint(b, PROFILE_COMMENT, fixed_string(&fixed, comment));
 	}
-	buf__append(b, strings.encoded.data, strings.encoded.len);
-	string_table__release(&strings);
+	/* then the tables, and last the strings, now all known */
+	write_tables(b, p, t, &fixed);
+	for (size_t i = 0; i < fixed.count; i++)
+		pb__bytes(b, PROFILE_STRING_TABLE, fixed.text[i], strlen(fixed.text[i]));
+	location_table__free(t);
 	return 0;
 }
 
@@ -146,7 +197,7 @@ int pprof_writer__write(const struct profile *profile, FILE *out,
 	struct buf b = BUF_INIT;
 	int status = pprof__encode(profile, &b);
 	if (status == 0)
-		status = gzip__write_level(out, b.data, b.len, Z_BEST_SPEED);
+		status = gzip__write_fast(out, b.data, b.len, 2);
 	buf__free(&b);
 	return status;
 }

@@ -34,8 +34,8 @@
  * a raw pprof body), appended to out. 0, or -1 after an error message. */
 int pprof__encode(const struct profile *profile, struct buf *out);
 
-/* The writer: pprof__encode(), gzipped (fastest level, as Go's runtime
- * writes its profiles). */
+/* The writer: pprof__encode(), gzipped fast (as Go's runtime writes its
+ * profiles at zlib's fastest level; here libdeflate's, faster and smaller). */
 int pprof_writer__write(const struct profile *profile, FILE *out,
 			const struct writer_options *options);
 
