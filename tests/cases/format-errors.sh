@@ -1,7 +1,7 @@
 # --format's mistakes, each one line and exit 2, nothing written: an unknown
 # name (the names listed), a view given to collapse, -o naming another
-# format, --timeline with a format that has no time; and what -o and
-# --format choose together.
+# format, --timeline with a format that has no time, a binary format on a
+# terminal (script(1) gives it one); and what -o and --format choose together.
 flamekit collapse "$DATA/small.folded" --format png; echo "exit $?"
 flamekit collapse "$DATA/small.folded" --format svg; echo "exit $?"
 flamekit collapse "$DATA/small.folded" --format pprof -o out.folded; echo "exit $?"
@@ -13,6 +13,8 @@ flamekit record -f --format pprof 1; echo "exit $?"
 flamekit record --outdir . --format svg 1; echo "exit $?"
 flamekit record --timeline --format folded 1; echo "exit $?"
 ls out.* 2> /dev/null
+script -qec "flamekit collapse '$DATA/small.folded' --format pprof" /dev/null | tr -d '\r'; echo "on a terminal: exit ${PIPESTATUS[0]}"
+script -qec "flamekit collapse '$DATA/small.folded' --format otlp" /dev/null | tr -d '\r'; echo "on a terminal: exit ${PIPESTATUS[0]}"
 echo "== --format with -o of another name, and --timeline into pprof"
 flamekit collapse "$DATA/small.folded" --format speedscope -o out.json && head -c 62 out.json && echo
 flamekit collapse "$DATA/timeline.perf" --timeline=100 -o t.pb.gz 2> /dev/null && flamekit collapse t.pb.gz -o t.timed &&
