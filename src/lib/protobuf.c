@@ -14,14 +14,15 @@ static size_t varint_size(uint64_t v)
 	return n;
 }
 
-/* Writes v's varint at out (varint_size(v) bytes). */
-static void put_varint(uint8_t *out, uint64_t v)
+/* Writes v's varint at out (varint_size(v) bytes); returns the byte after it. */
+static inline uint8_t *put_varint(uint8_t *out, uint64_t v)
 {
 	while (v >= 0x80) {
 		*out++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
-	*out = (uint8_t)v;
+	*out++ = (uint8_t)v;
+	return out;
 }
 
 void pb__uint(struct buf *b, uint32_t field, uint64_t v)
@@ -69,46 +70,33 @@ void pb__end(struct buf *b, size_t mark)
 	put_varint((uint8_t *)b->data + mark, body);
 }
 
-void pb__packed(struct buf *b, uint32_t field, const uint64_t *values, size_t n)
+/* A packed field of n values, value i being values64[i] or values32[i]. */
+static inline void put_packed(struct buf *b, uint32_t field, const uint64_t *values64,
+			      const uint32_t *values32, size_t n)
 {
 	if (n == 0)
 		return;
 	size_t size = 0;
 	for (size_t i = 0; i < n; i++)
-		size += varint_size(values[i]);
+		size += varint_size(values64 ? values64[i] : values32[i]);
 	pb__tag(b, field, PB_LEN);
 	pb__varint(b, size);
 	buf__reserve(b, size);
 	uint8_t *out = (uint8_t *)b->data + b->len;
-	for (size_t i = 0; i < n; i++) {
-		put_varint(out, values[i]);
-		out += varint_size(values[i]);
-	}
+	for (size_t i = 0; i < n; i++)
+		out = put_varint(out, values64 ? values64[i] : values32[i]);
 	b->len += size;
 	b->data[b->len] = '\0';
 }
 
+void pb__packed(struct buf *b, uint32_t field, const uint64_t *values, size_t n)
+{
+	put_packed(b, field, values, NULL, n);
+}
+
 void pb__packed32(struct buf *b, uint32_t field, const uint32_t *values, size_t n)
 {
-	if (n == 0)
-		return;
-	size_t size = 0;
-	for (size_t i = 0; i < n; i++)
-		size += varint_size(values[i]);
-	pb__tag(b, field, PB_LEN);
-	pb__varint(b, size);
-	buf__reserve(b, size);
-	uint8_t *out = (uint8_t *)b->data + b->len;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t v = values[i];
-		while (v >= 0x80) {
-			*out++ = (uint8_t)(v | 0x80);
-			v >>= 7;
-		}
-		*out++ = (uint8_t)v;
-	}
-	b->len += size;
-	b->data[b->len] = '\0';
+	put_packed(b, field, NULL, values, n);
 }
 
 /* --- decoding --------------------------------------------------------------- */
