@@ -7,7 +7,9 @@
 # median; then the whole commands, for what a user waits.
 # Targets: pprof written in <= 1.5x the folded writer's time, read back in
 # <= 1.5x the folded reader's time, and no larger than `gzip -6` of the
-# folded text.
+# folded text. The same table follows for real captures (FlameGraph's perf
+# examples scaled up, processes apart: bench/flamegraph.sh's input) when
+# ../shared has them.
 #
 #   bench/interchange.sh        BENCH_CACHE (default /tmp/flamekit-bench), BENCH_REPS (7)
 set -euo pipefail
@@ -15,6 +17,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 FLAMEKIT=$TOP/build/flamekit
 CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/flamekit-bench}
 REPS=${BENCH_REPS:-7}
+SHARED=${FLAMEKIT_SHARED:-$TOP/../shared}
 export LC_ALL=C
 
 [[ -x $FLAMEKIT ]] || { echo "bench: build first (make)" >&2; exit 2; }
@@ -33,23 +36,38 @@ objects=$(ls "$TOP"/build/obj/{lib,profile,readers,writers,symbolize}/*.o)
 cc -O2 -std=c11 -D_GNU_SOURCE -o "$CACHE/interchange_phases" "$TOP/bench/interchange_phases.c" $objects \
 	-lbpf -ldw -lelf -lz -ldeflate -lxxhash -liberty -lm -pthread
 
-samples=$(awk '{ n += $NF } END { print n }' "$folded")
-echo "input: $folded: $(wc -l < "$folded") stacks, $samples samples, $(( $(stat -c %s "$folded") / 1000000 )) MB; $REPS runs, medians"
-phases=$("$CACHE/interchange_phases" "$folded" "$CACHE" "$REPS")
-get() { awk -v k="$1" '$1 == k { print $2 }' <<< "$phases"; }
-gzip -6 -c "$folded" > "$CACHE/interchange.folded.gz"
-gz_bytes=$(stat -c %s "$CACHE/interchange.folded.gz")
-pprof_bytes=$(get pprof-bytes)
-
-printf '%-34s %12s %12s %8s %8s %5s\n' measure pprof folded ratio target met
+# phases FOLDED: the table for one input
+phases_table() {
+	local folded=$1 samples phases gz_bytes pprof_bytes
+	samples=$(awk '{ n += $NF } END { print n }' "$folded")
+	echo "input: $folded: $(wc -l < "$folded") stacks, $(cut -d' ' -f1 "$folded" | tr ';' '\n' | sort -u | wc -l) distinct frames, $samples samples, $(( $(stat -c %s "$folded") / 1000000 )) MB; $REPS runs, medians"
+	phases=$("$CACHE/interchange_phases" "$folded" "$CACHE" "$REPS")
+	get() { awk -v k="$1" '$1 == k { print $2 }' <<< "$phases"; }
+	gzip -6 -c "$folded" > "$CACHE/interchange-input.gz"
+	gz_bytes=$(stat -c %s "$CACHE/interchange-input.gz")
+	pprof_bytes=$(get pprof-bytes)
+	printf '%-34s %12s %12s %8s %8s %5s\n' measure pprof folded ratio target met
+	row "write (pprof: encode + gzip)" "$(get write-pprof)" "$(get write-folded)" s 1.5
+	row "read (pprof: gunzip + decode)" "$(get read-pprof)" "$(get read-folded)" s 1.5
+	row "size (pprof vs gzip -6 of folded)" "$pprof_bytes" "$gz_bytes" B 1.0
+}
 row() { # name pprof folded unit target
 	local ratio; ratio=$(awk -v a="$2" -v b="$3" 'BEGIN { printf "%.2f", a / b }')
 	printf '%-34s %12s %12s %8s %8s %5s\n' "$1" "$2$4" "$3$4" "${ratio}x" "<= $5x" \
 		"$(awk -v r="$ratio" -v t="$5" 'BEGIN { print r <= t ? "yes" : "NO" }')"
 }
-row "write (pprof: encode + gzip)" "$(get write-pprof)" "$(get write-folded)" s 1.5
-row "read (pprof: gunzip + decode)" "$(get read-pprof)" "$(get read-folded)" s 1.5
-row "size (pprof vs gzip -6 of folded)" "$pprof_bytes" "$gz_bytes" B 1.0
+phases_table "$folded"
+# the same on real work: FlameGraph's perf captures, scaled up with their
+# processes kept apart (bench/flamegraph.sh's input), when ../shared has them
+if capture=$(scaled_perf_script 200 2> /dev/null); then
+	real=$CACHE/pid.folded
+	[[ -f $real ]] || "$FLAMEKIT" collapse perf --pid "$capture" -o "$real"
+	echo
+	phases_table "$real"
+	echo
+else
+	echo "real captures: skipped (no ../shared/conformance)"
+fi
 
 echo "whole commands (median of $REPS, wall seconds):"
 read -r t_ff _ < <(measure "$FLAMEKIT" collapse folded "$folded" -o "$CACHE/cmd.folded")
