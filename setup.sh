@@ -5,7 +5,7 @@ set -eu
 
 packages="
   make gcc libc6-dev linux-libc-dev pkg-config
-  libdw-dev libelf-dev zlib1g-dev libxxhash-dev libiberty-dev
+  libdw-dev libelf-dev zlib1g-dev libdeflate-dev libxxhash-dev libiberty-dev
   libbpf-dev bpftool clang libclang-rt-14-dev libxml2-dev libdebuginfod-dev
   debuginfod
   util-linux iproute2
@@ -13,6 +13,7 @@ packages="
   linux-perf
   openjdk-17-jdk-headless
   chromium
+  golang-go protobuf-compiler
   sudo
   zsh
 "
@@ -28,6 +29,11 @@ packages="
 # dlopen() only when asked for; debuginfod: the server the tests fetch from,
 # run over a folder of their own in a network namespace of their own, where
 # iproute2's ip brings up its loopback.
+# libdeflate-dev: pprof files are gzipped by libdeflate (faster and smaller
+# than zlib's fastest; zlib still streams every other .gz).
+# golang-go and protobuf-compiler: the peers that judge flamekit's pprof and
+# OpenTelemetry files in the tests (`go tool pprof`, a Go program's own
+# runtime/pprof profile; `protoc --decode` with tests/otlp-proto/).
 # sudo: the README's first command records with `sudo build/flamekit record`,
 # which must work on a fresh machine where one logs in as root too.
 # node and npm drive Chromium in the browser tests; a node already on PATH
@@ -51,7 +57,8 @@ else
 	echo "setup: all packages present"
 fi
 
-# The browser tests' one npm package (playwright-core, pinned by
+# The browser tests' npm packages (playwright-core, and speedscope, whose
+# importer judges flamekit's .speedscope.json files; pinned by
 # tests/browser/package-lock.json), installed when missing or out of date.
 browser=$(dirname "$0")/tests/browser
 if [ ! -d "$browser/node_modules" ] || [ "$browser/package-lock.json" -nt "$browser/node_modules" ]; then

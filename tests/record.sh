@@ -1617,6 +1617,88 @@ record_test_debuginfod() {
 	record_judge debuginfod "$problems"
 }
 
+# -o x.pb.gz, -o x.otlp and --outdir DIR --format pprof, each judged by the
+# tool of its format: `go tool pprof` accepts the pprof files, with cpu
+# nanoseconds, the period (1e9/F) and a duration, the workload's samples
+# (its own CPU account), its pid and comm as labels, and flamekit reads back
+# what pprof shows; protoc decodes the OTLP file (tests/otlp-proto/), its
+# resource saying the host, the pid and the service, its values the samples.
+record_test_interchange() {
+	record_spawn fk-pprof "$(record_exe fk-pprof)" 2 || return
+	local pid=${record_spawned[fk-pprof]}
+	rm -rf "$record_dir/flames-pprof"
+	record_start pprof -F $record_hz -p "$pid" -o "$record_dir/x.pb.gz"
+	record_start otlp -F $record_hz -p "$pid" -o "$record_dir/x.otlp"
+	record_start outdir-pprof -F $record_hz -p "$pid" --outdir "$record_dir/flames-pprof" --format pprof
+	record_finish
+	local cpu problems period raw
+	cpu=$(record_cpu "$record_dir/fk-pprof.cpu" fk-pprof)
+	period=$(( (1000000000 + record_hz / 2) / record_hz ))
+	local go_env=(env HOME="$record_dir" GOCACHE="$record_dir/gocache" GOPATH="$record_dir/gopath"
+		PPROF_TMPDIR="$record_dir")
+	# judge_pprof FILE: what is wrong with it, as go tool pprof reads it
+	judge_pprof() {
+		local folded=$1.folded
+		if ! raw=$("${go_env[@]}" go tool pprof -symbolize=none -raw "$1" 2> "$1.err"); then
+			echo "go tool pprof refused $1: $(head -c 300 "$1.err"); "
+			return
+		fi
+		grep -qx 'PeriodType: cpu nanoseconds' <<< "$raw" ||
+			echo "period type: $(grep PeriodType <<< "$raw"), expected cpu nanoseconds; "
+		grep -qx "Period: $period" <<< "$raw" || echo "$(grep Period: <<< "$raw"), expected $period; "
+		grep -q '^Duration: [1-9]' <<< "$raw" && grep -q '^Time: ' <<< "$raw" ||
+			echo "no time and duration: $(grep -E '^(Time|Duration)' <<< "$raw" | tr '\n' ' '); "
+		grep -A1 -x 'Samples:' <<< "$raw" | grep -qx 'samples/count cpu/nanoseconds' ||
+			echo "sample types: $(grep -A1 -x 'Samples:' <<< "$raw" | tail -n 1); "
+		python3 "$TOP/tests/pprof_raw.py" samples <<< "$raw" > "$folded"
+		echo "$(record_check_only "$folded" fk-pprof)$(record_check_share "$folded" fk-pprof)$(
+			record_check_samples "$folded" fk-pprof "$cpu")"
+		"$BUILD/flamekit" collapse --sample-type samples "$1" | cmp -s - "$folded" ||
+			echo "flamekit reads other stacks from $1 than go tool pprof; "
+		local ns samples
+		ns=$(python3 "$TOP/tests/pprof_raw.py" cpu <<< "$raw" | awk '{ n += $NF } END { print n + 0 }')
+		samples=$(awk '{ n += $NF } END { print n + 0 }' "$folded")
+		[[ $ns == $((samples * period)) ]] || echo "cpu nanoseconds $ns, not $samples samples x $period; "
+		"${go_env[@]}" go tool pprof -symbolize=none -tags "$1" 2> /dev/null |
+			grep -q "): $pid\$" || echo "no pid label $pid; "
+	}
+	if ! command -v go > /dev/null; then
+		record_skip pprof "no go to judge the pprof files (golang-go: run ./setup.sh)"
+		record_skip outdir-pprof "no go to judge the pprof files (golang-go: run ./setup.sh)"
+	else
+		[[ -n ${record_done[pprof]:-} ]] && record_judge pprof "$(judge_pprof "$record_dir/x.pb.gz")"
+		if [[ -n ${record_done[outdir-pprof]:-} ]]; then
+			local made; made=$(cd "$record_dir/flames-pprof" && ls)
+			if ! [[ $made =~ ^[^.]+_[0-9]{8}_[0-9]{6}_UTC\.pid_$pid\.pb\.gz$'\n'[^.]+_[0-9]{8}_[0-9]{6}_UTC\.pid_$pid\.svg$ ]]; then
+				record_fail outdir-pprof "made: $made"
+			else
+				record_judge outdir-pprof "$(judge_pprof "$(echo "$record_dir/flames-pprof/"*.pb.gz)")"
+			fi
+		fi
+	fi
+	if [[ -n ${record_done[otlp]:-} ]]; then
+		if ! command -v protoc > /dev/null; then
+			record_skip otlp "no protoc to judge the OTLP file (protobuf-compiler: run ./setup.sh)"
+		elif ! protoc -I "$TOP/tests/otlp-proto" \
+			--decode=opentelemetry.proto.profiles.v1development.ProfilesData \
+			opentelemetry/proto/profiles/v1development/profiles.proto < "$record_dir/x.otlp" \
+			> "$record_dir/otlp.txt" 2> "$record_dir/otlp-protoc.err"; then
+			record_fail otlp "protoc refused it: $(head -c 300 "$record_dir/otlp-protoc.err")"
+		else
+			local said values
+			said=$(sed -n 's/^flamekit: \([0-9]*\) samples.*/\1/p' "$record_dir/otlp.err")
+			values=$(awk '$1 == "values:" { n += $2 } END { print n + 0 }' "$record_dir/otlp.txt")
+			problems=""
+			[[ $values == "$said" ]] || problems+="its values sum to $values, flamekit says $said samples; "
+			grep -q "int_value: $pid\$" "$record_dir/otlp.txt" || problems+="no process.pid $pid; "
+			grep -q "string_value: \"$(hostname)\"" "$record_dir/otlp.txt" || problems+="no host.name $(hostname); "
+			grep -q 'string_value: "unknown_service:fk-pprof"' "$record_dir/otlp.txt" || problems+="no service.name; "
+			grep -q "period: $period\$" "$record_dir/otlp.txt" || problems+="no period $period; "
+			record_judge otlp "$problems"
+		fi
+	fi
+}
+
 # Those of the BPF objects ("KIND ID" lines) that bpftool shows.
 record_bpf_shown() { # objects
 	local kind id
@@ -1652,6 +1734,7 @@ record_table=(
 	"record_test_cpu cpu"
 	"record_test_user user"
 	"record_test_outputs folded-reader folded-flamegraph svg outdir report"
+	"record_test_interchange pprof otlp outdir-pprof"
 	"record_test_kernel_cache kernel-cache"
 	"record_test_sigint sigint"
 	"record_test_no_loss no-loss"

@@ -20,6 +20,7 @@
 #include "../profile/profile.h"
 #include "../readers/reader.h"
 #include "../writers/folded.h"
+#include "../writers/writer.h"
 #include "cli.h"
 #include "option_error.h"
 
@@ -27,6 +28,7 @@ struct collapse_options {
 	const struct reader *reader;
 	struct folded_write_options write;  /* how a personality prints */
 	const char *output;             /* -o FILE, NULL = stdout */
+	const struct writer *writer;    /* --format, or what -o's ending names; NULL: folded */
 	bool perl_mode;
 	/* the reader whose own options were given, and its options struct */
 	const struct reader *optioned;
@@ -37,11 +39,12 @@ struct collapse_options {
 	int file_count;
 };
 
-enum { OPT_HELP = 1000, OPT_JOBS, OPT_TIMELINE };
+enum { OPT_HELP = 1000, OPT_JOBS, OPT_TIMELINE, OPT_FORMAT };
 
 /* The options collapse takes for every format; each reader's own follow
  * (reader__long_options()). */
 static const struct option own_long_options[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "output", required_argument, NULL, 'o' },
@@ -55,31 +58,48 @@ static void collapse_usage(FILE *out)
 		"usage: flamekit collapse [FORMAT] [OPTIONS] [FILE...]\n\n"
 		"Reads profiler output (FILEs, or standard input if none or \"-\"; gzip\n"
 		"is recognised by its content) and prints folded stacks: one line\n"
-		"\"comm;root;...;leaf COUNT\" per distinct stack, sorted. Without FORMAT,\n"
-		"the format is told from the first input's content.\n\n"
+		"\"comm;root;...;leaf COUNT\" per distinct stack, sorted; or the profile\n"
+		"in another format (-o's ending or --format). Without FORMAT, the format\n"
+		"is told from the first input's content.\n\n"
 		"formats:\n");
 	for (const struct reader *r = readers; r->name; r++)
 		fprintf(out, "  %-19s %s\n", r->name, r->summary);
+	fprintf(out, "\noutput formats (--format NAME, or -o FILE with an ending shown):\n");
+	for (const struct writer *w = writers; w->name; w++) {
+		if (w->view)
+			continue;
+		fprintf(out, "  %-12s", w->name);
+		for (const char *const *e = w->endings; *e; e++)
+			fprintf(out, " %s", *e);
+		fprintf(out, "\n               %s\n", w->summary);
+	}
 	fprintf(out,
 		"\noptions:\n"
-		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout;\n"
-		"                      FILE.timed keeps the input's time slices (timed folded)\n"
+		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout,\n"
+		"                      in the format its ending names (folded for any other);\n"
+		"                      FILE.timed keeps the input's time slices (timed folded);\n"
+		"                      FILE.gz after any text ending is compressed\n"
+		"      --format NAME   write the output format NAME (pprof and otlp are binary:\n"
+		"                      to a file or a pipe, not a terminal)\n"
 		"  -j, --jobs N        threads for one large uncompressed file (default: one\n"
 		"                      per CPU; the output is the same for any N)\n"
 		"      --timeline[=MS] count each stack per time slice of MS milliseconds\n"
 		"                      (default 20) by the samples' times, and write timed\n"
-		"                      folded stacks (perf script text, with its time field;\n"
-		"                      slice 0 starts at the first sample's time, rounded\n"
-		"                      down to a multiple of MS)\n"
+		"                      folded stacks, or pprof, speedscope or otlp with them\n"
+		"                      (perf script text, with its time field; slice 0\n"
+		"                      starts at the first sample's time, rounded down to a\n"
+		"                      multiple of MS)\n"
 		"  -h, --help          show this help\n");
 	for (const struct reader *r = readers; r->name; r++) {
 		if (!r->options)
 			continue;
-		fprintf(out, "\n%s options (same as stackcollapse-%s.pl):\n%s", r->name, r->name,
-			r->options->help);
+		if (r->options->help)
+			fprintf(out, "\n%s options (same as stackcollapse-%s.pl):\n%s", r->name, r->name,
+				r->options->help);
 		if (r->options->own_help)
-			fprintf(out, "\n%s options of flamekit's own (not the personality's):\n%s",
-				r->name, r->options->own_help);
+			fprintf(out, "\n%s options%s:\n%s", r->name,
+				r->options->help ? " of flamekit's own (not the personality's)" : "",
+				r->options->own_help);
 	}
 	fprintf(out, "\n"
 		"Input that is not in FORMAT is refused with exit status 2 and one line\n"
@@ -96,7 +116,12 @@ static void collapse_usage(FILE *out)
 		"  flamekit collapse perf --pid capture.txt.gz | grep mysqld\n"
 		"  flamekit collapse perf --timeline=100 out.perf -o out.timed  # per 100 ms\n"
 		"  flamekit collapse out.stacks > out.folded        # any known format\n"
-		"  flamekit collapse folded monday.folded tuesday.folded > both.folded  # summed\n");
+		"  flamekit collapse folded monday.folded tuesday.folded > both.folded  # summed\n"
+		"  flamekit collapse perf out.perf -o out.pb.gz     # for go tool pprof, Pyroscope\n"
+		"  flamekit collapse cpu.pprof > cpu.folded         # a Go profile, as folded\n"
+		"  flamekit collapse --sample-type alloc_space heap.pprof > heap.folded\n"
+		"  flamekit collapse perf out.perf -o out.speedscope.json\n"
+		"  flamekit collapse perf out.perf --format otlp | curl --data-binary @- ...\n");
 }
 
 /*
@@ -162,6 +187,37 @@ static int parse_reader_option(struct collapse_options *o, int code, const char 
 	return r->options->parse(o->reader_options, code, arg);
 }
 
+/*
+ * The output format: --format's, else the one -o's ending names (a profile
+ * format: any other name gets folded stacks, as ever), else folded; with
+ * --timeline, timed folded unless --format or -o names another that keeps
+ * time slices. 0, or -1 after a message.
+ */
+static int choose_writer(struct collapse_options *o)
+{
+	const struct writer *named = o->output ? writer__for_path(o->output) : NULL;
+	const bool by_format = o->writer != NULL;
+	if (named && named->view)
+		named = NULL;
+	if (o->writer && named && named != o->writer)
+		return error("-o %s names %s but --format asks for %s: drop one, or name the "
+			     "file FILE%s", o->output, named->name, o->writer->name,
+			     o->writer->endings[0]);
+	if (!o->writer)
+		o->writer = named;
+	if (!o->writer)
+		o->writer = writer__find(o->slice_ns && !o->output ? "timed" : "folded");
+	if (o->slice_ns && !o->writer->keeps_time && o->output && !by_format)
+		return error("--timeline counts stacks per time slice: name the output FILE.timed "
+			     "(timed folded stacks), FILE.pb.gz, FILE.speedscope.json or FILE.otlp, "
+			     "not %s", o->output);
+	if (o->slice_ns && !o->writer->keeps_time)
+		return error("--timeline counts stacks per time slice, which %s cannot hold: write "
+			     "timed folded stacks (-o FILE.timed), pprof, speedscope or otlp",
+			     o->writer->name);
+	return 0;
+}
+
 static int collapse_run(struct collapse_options *o)
 {
 	int status = EXIT_BAD_INPUT;
@@ -209,18 +265,16 @@ static int collapse_run(struct collapse_options *o)
 			error("no stacks found in the input; is it %s?", o->reader->summary);
 		goto cleanup;
 	}
-	struct output *out;
-	if (output__open(&out, o->output) < 0)
-		goto cleanup;
 	o->write.input_lines = 0;
 	for (size_t i = 0; i < n; i++)
 		o->write.input_lines += input__line_number(inputs[i]);
-	const struct writer_options write = { .format = &o->write };
-	/* -o x.timed keeps the time slices of an input that has them;
-	 * --timeline writes them, wherever to */
-	const struct writer *timed = writer__find("timed");
-	const struct writer *w = o->slice_ns || (o->output && writer__for_path(o->output) == timed)
-					 ? timed : writer__find("folded");
+	/* the folded writers take a personality's ways; the others their defaults */
+	const struct writer *w = o->writer ? o->writer : writer__find("folded");
+	const bool folded = w == writer__find("folded") || w == writer__find("timed");
+	const struct writer_options write = { .format = folded ? &o->write : NULL };
+	struct output *out;
+	if (writer__open_output(w, &out, o->output) < 0)
+		goto cleanup;
 	if (w->write(profile, output__stream(out), &write) < 0) {
 		output__abort(out);
 		goto cleanup;
@@ -282,7 +336,13 @@ int cmd_collapse(int argc, char **argv)
 		}
 		if (opt == 'o')
 			o.output = optarg;
-		else if (opt == OPT_TIMELINE) {
+		else if (opt == OPT_FORMAT) {
+			o.writer = writer__for_format(optarg, false);
+			if (!o.writer) {
+				status = 2;
+				break;
+			}
+		} else if (opt == OPT_TIMELINE) {
 			if (slice_length__parse("--timeline", optarg, &o.slice_ns) < 0) {
 				status = 2;  /* the line says it all: no pointer to --help */
 				break;
@@ -307,9 +367,7 @@ int cmd_collapse(int argc, char **argv)
 		free(o.reader_options);
 		return EXIT_BAD_INPUT;
 	}
-	if (o.slice_ns && o.output && writer__for_path(o.output) != writer__find("timed")) {
-		error("--timeline writes timed folded stacks: name the output FILE.timed, not %s",
-		      o.output);
+	if (choose_writer(&o) < 0) {
 		free(o.reader_options);
 		return EXIT_BAD_INPUT;
 	}

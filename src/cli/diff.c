@@ -60,9 +60,9 @@ static void diff_usage(FILE *out, bool perl_mode)
 		"usage: flamekit diff [OPTIONS] BEFORE AFTER\n\n"
 		"Prints \"stack BEFORE AFTER\" for every stack of either folded file (0\n"
 		"where one lacks it), sorted: the input of a differential flame graph.\n"
-		"Files may be gzip-compressed. A file that is not folded stacks (binary,\n"
-		"or more than two lines in three that do not parse) is refused, exit\n"
-		"status 2.\n\n"
+		"Files may be gzip-compressed, and pprof profiles (such as Go's) instead\n"
+		"(told by content). A file that is neither (binary, or more than two lines\n"
+		"in three that do not parse) is refused, exit status 2.\n\n"
 		"options:\n"
 		"  -n, --normalize     scale BEFORE's counts to AFTER's total, so that a\n"
 		"                      longer or busier recording does not look like growth\n"
@@ -75,31 +75,41 @@ static void diff_usage(FILE *out, bool perl_mode)
 		"      --colors diff-cb  with --svg: blue/orange, for colour-blind readers\n"
 		"      --negate        with --svg: swap the hues\n"
 		"      --title TEXT    with --svg: the graph's title\n"
-		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
+		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout;\n"
+		"                      FILE.gz is compressed\n"
 		"  -h, --help          show this help\n\n"
 		"examples:\n"
 		"  flamekit diff before.folded after.folded > diff.folded\n"
+		"  flamekit diff --svg monday.pb.gz tuesday.pb.gz > diff.svg   # two pprof files\n"
 		"  flamekit diff -n --svg before.folded after.folded > diff.svg\n"
 		"  flamekit diff -s before.folded after.folded | flamekit flamegraph --negate > d.svg\n");
 }
 
-/* One folded file, by flamegraph.pl's line rule, into a new profile. */
+/* One file into a new profile: folded stacks by flamegraph.pl's line rule,
+ * or a binary format told by its content (pprof) through its reader; the
+ * personality reads folded stacks only. */
 static struct profile *read_side(const struct diff_options *o, const char *path)
 {
 	struct input *in;
 	if (input__open(&in, path) < 0)
 		return NULL;
-	const struct reader *folded_reader = reader__find("folded");
-	if (!o->perl_mode && !reader__choose(&in, 1, folded_reader, NULL)) {
+	const struct reader *folded_reader = reader__find("folded"), *reader = folded_reader;
+	if (!o->perl_mode) {
+		const struct reader *binary = reader__binary_format(in);
+		reader = reader__choose(&in, 1, binary ? binary : folded_reader, NULL);
+	}
+	if (!reader) {
 		input__close(in);
 		return NULL;
 	}
 	struct folded_read_options folded = { .perl_line_rule = true, .keep_trailing_empty = true };
-	struct read_context ctx = { .options = &folded, .perl_mode = o->perl_mode };
-	struct profile *p = profile__new(1, PROFILE_DECIMAL);
-	int status = folded_reader->read(&ctx, &in, 1, p);
+	struct read_context ctx = { .options = reader == folded_reader ? &folded : NULL,
+				    .perl_mode = o->perl_mode };
+	struct profile *p = reader == folded_reader ? profile__new(1, PROFILE_DECIMAL)
+						    : reader__new_profile(reader);
+	int status = reader->read(&ctx, &in, 1, p);
 	if (status == 0)
-		status = read_context__finish(&ctx, folded_reader, p);
+		status = read_context__finish(&ctx, reader, p);
 	input__close(in);
 	if (status < 0) {
 		profile__free(p);
@@ -112,7 +122,10 @@ static struct profile *read_side(const struct diff_options *o, const char *path)
 		union profile_value zero = { .decimal = 0 };
 		profile__add(p, NULL, 0, NULL, &zero);
 	} else if (profile__size(p) == 0 && !o->perl_mode) {
-		error("no stacks in %s: expected folded lines \"frame;frame;... COUNT\"", path);
+		if (reader == folded_reader)
+			error("no stacks in %s: expected folded lines \"frame;frame;... COUNT\"", path);
+		else
+			error("no stacks found in %s; is it %s?", path, reader->summary);
 		profile__free(p);
 		p = NULL;
 	}
@@ -132,7 +145,7 @@ static int diff_run(struct diff_options *o)
 	if (!after)
 		goto cleanup;
 	diff = profile__difference(before, after, &o->difference);
-	if (output__open(&out, o->output) < 0)
+	if (output__open_by_name(&out, o->output) < 0)
 		goto cleanup;
 	struct svg_result result = { 0 };
 	o->graph.differential = true;

@@ -84,7 +84,8 @@ static void flamegraph_usage(FILE *out, bool perl_mode)
 	fprintf(out,
 		"usage: flamekit flamegraph [OPTIONS] [FILE...] > out.svg\n\n"
 		"Draws an interactive SVG flame graph from folded stacks (\"a;b;c COUNT\"),\n"
-		"or from any format `flamekit collapse` reads (told by content). Lines\n"
+		"or from any format `flamekit collapse` reads (told by content: perf script\n"
+		"text, pprof profiles such as Go's, ...). Lines\n"
 		"with two counts (\"a;b;c BEFORE AFTER\", as `flamekit diff` prints) make a\n"
 		"differential graph: red grew, blue shrank. Options are flamegraph.pl's.\n"
 		"Input that is neither is refused as `flamekit collapse` refuses it (exit\n"
@@ -95,7 +96,8 @@ static void flamegraph_usage(FILE *out, bool perl_mode)
 		"                      default: stackcollapse-perf.pl's sum (see `flamekit\n"
 		"                      collapse --help`). Folded stacks carry no unit: label\n"
 		"                      them with --countname periods\n"
-		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
+		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout;\n"
+		"                      FILE.svg.gz (any FILE.gz) is compressed\n"
 		"  -h, --help          show this help\n\n"
 		"In the SVG: hover a frame for its counts; click to zoom, Escape or \"Reset\n"
 		"Zoom\" to go back; Search (or Ctrl-F, /) highlights a regex and shows the\n"
@@ -105,6 +107,7 @@ static void flamegraph_usage(FILE *out, bool perl_mode)
 		"  perf script | flamekit collapse perf | flamekit flamegraph > out.svg\n"
 		"  flamekit flamegraph --title \"mysqld, 30 s\" out.folded -o mysqld.svg\n"
 		"  flamekit flamegraph perf-script.txt.gz > out.svg     # collapsed on the way\n"
+		"  flamekit flamegraph cpu.pprof -o cpu.svg             # a Go CPU profile\n"
 		"  flamekit diff before.folded after.folded | flamekit flamegraph > diff.svg\n"
 		"  flamekit flamegraph --colors java --minwidth 0.5%% java.folded > java.svg\n",
 		graph_options_help, own_options_help);
@@ -170,7 +173,7 @@ static struct profile *read_profile(struct flamegraph_options *o, struct input *
 			      "flamekit collapse %s FILE > out.folded", reader->name);
 			return NULL;
 		}
-		profile = profile__new(1, PROFILE_INTEGER);
+		profile = reader__new_profile(reader);
 	}
 	if (reader->read(&ctx, inputs, n, profile) < 0 ||
 	    read_context__finish(&ctx, reader, profile) < 0) {
@@ -215,7 +218,7 @@ static int flamegraph_run(struct flamegraph_options *o)
 	if (strcmp(o->svg.colors, "diff-cb") == 0 && !differential)
 		o->svg.colors = "hot";  /* nothing to tell apart: the default palette */
 
-	if (output__open(&out, o->output) < 0)
+	if (output__open_by_name(&out, o->output) < 0)
 		goto cleanup;
 	struct svg_result result = { 0 };
 	o->svg.result = &result;

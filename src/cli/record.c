@@ -66,7 +66,9 @@ struct record_options {
 	bool call_graph;                   /* -g: perf's, accepted (stacks are always on) */
 	double duration;                   /* seconds; 0: until Ctrl-C */
 	const char *output_path;
-	const struct writer *writer;       /* what -o names, -f, or the report */
+	const struct writer *writer;       /* what -o names, --format, -f, or the report;
+					    * with --outdir, its file beside the SVG */
+	const struct writer *format;       /* --format */
 	const char *outdir;
 	char **command;                    /* after "--" */
 	bool frequency_given, period_given;
@@ -92,6 +94,7 @@ enum {
 	OPT_CGROUPMAP,
 	OPT_MNTNSMAP,
 	OPT_OUTDIR,
+	OPT_FORMAT,
 	OPT_UNWIND,
 	OPT_NO_PYTHON,
 	OPT_LINES,
@@ -127,6 +130,7 @@ static const struct option record_long_options[] = {
 	{ "mntnsmap", required_argument, NULL, OPT_MNTNSMAP },
 	{ "output", required_argument, NULL, 'o' },
 	{ "outdir", required_argument, NULL, OPT_OUTDIR },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "unwind", required_argument, NULL, OPT_UNWIND },
 	{ "no-python", no_argument, NULL, OPT_NO_PYTHON },
 	{ "lines", no_argument, NULL, OPT_LINES },
@@ -241,12 +245,19 @@ static void record_usage(FILE *out)
 	      "                            report too (bcc's forms); every other output has\n"
 	      "                            them, and the graphs colour by them. Not perf's -a:\n"
 	      "                            every CPU is sampled without it\n"
-	      "  -o, --output FILE         FILE.folded, FILE.folded.gz, FILE.timed (per time\n"
-	      "                            slice), FILE.svg, FILE.html (flamekit view's page)\n"
-	      "                            or FILE.txt (the report);\n"
+	      "  -o, --output FILE         FILE.folded, FILE.timed (per time slice), FILE.svg,\n"
+	      "                            FILE.html (flamekit view's page), FILE.txt (the\n"
+	      "                            report), FILE.pb.gz or FILE.pprof (pprof, with\n"
+	      "                            cpu nanoseconds, period and duration),\n"
+	      "                            FILE.speedscope.json or FILE.otlp (OpenTelemetry);\n"
+	      "                            FILE.gz after a text ending is compressed;\n"
 	      "                            written whole or not at all\n"
+	      "      --format NAME         write NAME (folded, timed, pprof, speedscope, otlp,\n"
+	      "                            bcc-report, svg, html) to stdout or -o FILE, or as\n"
+	      "                            --outdir's second file\n"
 	      "      --outdir DIR          write DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PID|\n"
-	      "                            .user_NAME|.cmd_NAME].svg and .folded.gz\n"
+	      "                            .user_NAME|.cmd_NAME].svg and .folded.gz (or the\n"
+	      "                            --format's file: .pb.gz, .speedscope.json, .otlp)\n"
 	      "      --timeline[=MS]       count stacks per time slice of MS milliseconds\n"
 	      "                            (default 20) from the start: timed folded stacks\n"
 	      "                            on stdout, or -o FILE.timed, or -o FILE.html (its\n"
@@ -275,6 +286,7 @@ static void record_usage(FILE *out)
 	      "  sudo flamekit record -F 997 -p 1234 -f > app.folded\n"
 	      "  sudo flamekit record -o build.svg -- make -j2  # a command and its children\n"
 	      "  sudo flamekit record -u www-data --outdir /var/tmp/flames 30\n"
+	      "  sudo flamekit record -p 1234 -o cpu.pb.gz 30     # for go tool pprof, Pyroscope\n"
 	      "  sudo flamekit record -o run.html -- ./server   # the page, with a heat map\n"
 	      "  sudo flamekit record --off-cpu -p 1234 -o blocked.svg 10  # time off CPU\n"
 	      "  sudo flamekit record --off-cpu --wakeups --min-block 1000 -f -p 1234 10\n"
@@ -472,6 +484,7 @@ static int check_rate_options(const struct record_options *o)
 {
 	const char *given = o->pid_list ? "-p" : o->tid_list ? "-L" : o->user ? "-u" :
 		o->command ? "-- COMMAND" : o->output_path ? "-o" : o->folded ? "-f" :
+		o->format ? "--format" :
 		o->outdir ? "--outdir" : o->sampler.all_time ? "--all-time" :
 		o->sampler.off_cpu ? "--off-cpu" : o->frequency_given ? "-F" :
 		o->period_given ? "-c" : o->sampler.cpu >= 0 ? "-C" :
@@ -519,24 +532,45 @@ static int check_event_options(struct record_options *o)
 	return 0;
 }
 
-/* The writer -o names (or -f, or the report); -f with another one is a mistake. */
+/* The writer -o names (or --format, -f, or the report; with --outdir, its
+ * file beside the SVG: --format's or folded stacks); -f or --format with
+ * another one is a mistake. */
 static int pick_writer(struct record_options *o)
 {
+	const struct writer *folded = writer__find("folded");
+	if (o->folded && o->format && o->format != folded)
+		return error("-f writes folded stacks but --format asks for %s: drop one",
+			     o->format->name);
+	if (o->outdir) {
+		o->writer = o->format ? o->format : folded;
+		if (o->writer == writer__find("svg"))
+			return error("--outdir writes an SVG already; --format names the file beside "
+				     "it: folded (the default), pprof, speedscope, otlp, ...");
+		return 0;
+	}
 	if (!o->output_path) {
-		o->writer = writer__find(o->folded ? "folded" : "bcc-report");
+		o->writer = o->format ? o->format : o->folded ? folded : writer__find("bcc-report");
 		return 0;
 	}
 	o->writer = writer__for_path(o->output_path);
+	if (o->format && o->writer && o->writer != o->format)
+		return error("-o %s names %s but --format asks for %s: drop one, or name the file "
+			     "FILE%s", o->output_path, o->writer->name, o->format->name,
+			     o->format->endings[0]);
+	if (o->format)
+		o->writer = o->format;
 	if (!o->writer)
 		return error("-o %s: cannot tell the format from the name: end it in .folded, "
-			     ".folded.gz, .timed, .svg, .html or .txt (the report)", o->output_path);
-	if (o->folded && strcmp(o->writer->name, "folded") != 0)
+			     ".timed, .svg, .html, .txt (the report), .pb.gz, .speedscope.json or "
+			     ".otlp (.gz after a text one compresses it), or give --format", o->output_path);
+	if (o->folded && o->writer != folded)
 		return error("-f writes folded stacks but -o %s asks for %s: drop -f or name "
 			     "the file .folded", o->output_path,
 			     strcmp(o->writer->name, "svg") == 0    ? "an SVG"
 			     : strcmp(o->writer->name, "html") == 0 ? "an HTML page"
 			     : strcmp(o->writer->name, "timed") == 0 ? "timed folded stacks"
-								    : "the report");
+			     : strcmp(o->writer->name, "bcc-report") == 0 ? "the report"
+								    : o->writer->summary);
 	return 0;
 }
 
@@ -559,14 +593,15 @@ static int parse_user(struct record_options *o)
 
 /* --timeline against the outputs: time slices go to timed folded stacks
  * (stdout or -o FILE.timed) or to the page (-o FILE.html); naming either
- * file turns them on. The other outputs have no time. */
+ * file (or --format) turns them on. pprof, speedscope and OTLP keep them
+ * when asked; the other outputs have no time. */
 static int check_timeline(struct record_options *o)
 {
 	const struct writer *timed = writer__find("timed");
-	bool keeps_time = o->output_path && (o->writer == timed ||
-					     o->writer == writer__find("html"));
+	bool asks_for_time = (o->output_path || o->format) && !o->outdir &&
+			     (o->writer == timed || o->writer == writer__find("html"));
 	if (!o->sampler.slice_ns) {
-		if (keeps_time)
+		if (asks_for_time)
 			return slice_length__parse("--timeline", NULL, &o->sampler.slice_ns);
 		return 0;
 	}
@@ -575,10 +610,13 @@ static int check_timeline(struct record_options *o)
 			     "and .folded.gz, which have no time");
 	if (o->folded)
 		return error("--timeline writes timed folded stacks, -f plain ones: drop -f");
-	if (o->output_path && !keeps_time)
-		return error("--timeline: -o %s has no time; name it FILE.timed or FILE.html",
-			     o->output_path);
-	if (!o->output_path)
+	if (o->output_path && !o->writer->keeps_time)
+		return error("--timeline: -o %s has no time; name it FILE.timed or FILE.html (or "
+			     "FILE.pb.gz, FILE.speedscope.json, FILE.otlp)", o->output_path);
+	if (o->format && !o->writer->keeps_time)
+		return error("--timeline: --format %s has no time; give timed, html, pprof, "
+			     "speedscope or otlp", o->format->name);
+	if (!o->output_path && !o->format)
 		o->writer = timed;
 	return 0;
 }
@@ -710,6 +748,10 @@ static int parse_record_options(struct record_options *o, int argc, char **argv)
 		case OPT_CGROUPMAP: o->sampler.cgroup_map = optarg; break;
 		case OPT_MNTNSMAP: o->sampler.mntns_map = optarg; break;
 		case OPT_OUTDIR: o->outdir = optarg; break;
+		case OPT_FORMAT:
+			if (!(o->format = writer__for_format(optarg, true)))
+				return -1;
+			break;
 		case OPT_UNWIND:
 			if (strcmp(optarg, "auto") == 0)
 				o->unwind = UNWIND_AUTO;
@@ -986,7 +1028,7 @@ static int write_output(const struct record_options *o, time_t started,
 		struct outdir_subject subject = {
 			o->pid_list, o->user, o->command ? o->command[0] : NULL,
 		};
-		return outdir__write(o->outdir, started, &subject, profile, &graph_labels);
+		return outdir__write(o->outdir, started, &subject, profile, &graph_labels, o->writer);
 	}
 	if (strcmp(o->writer->name, "svg") == 0) {
 		labels = graph_labels;
@@ -998,6 +1040,32 @@ static int write_output(const struct record_options *o, time_t started,
 	} else if ((s->off_cpu || s->event) && strcmp(o->writer->name, "bcc-report") == 0)
 		labels.title = header;
 	return writer__write_file(o->writer, profile, &labels, o->output_path);
+}
+
+/* What pprof and OTLP say of a recording besides its stacks (profile.h's
+ * source): when it started and how long it ran, what was measured, what
+ * one sample stands for, and where. */
+static void set_source(const struct record_options *o, const struct timespec *start,
+		       double elapsed, struct profile *profile)
+{
+	const struct bpf_sampler_options *s = &o->sampler;
+	struct profile_source source = {
+		.start_unix_ns = (uint64_t)start->tv_sec * 1000000000 + (uint64_t)start->tv_nsec,
+		.duration_ns = (uint64_t)(elapsed * 1e9),
+	};
+	const char *measure = s->all_time ? "wall" : s->off_cpu ? "off_cpu" :
+			      s->event ? s->event->text : "cpu";
+	snprintf(source.measure, sizeof source.measure, "%s", measure);
+	if (s->event && s->event_every > 1) {
+		source.period = s->event_every;
+		source.period_unit = PROFILE_EVENTS;
+	} else if (!s->event && !s->off_cpu) {
+		source.period = s->period ? s->period : (1000000000 + s->frequency / 2) / s->frequency;
+		source.period_unit = PROFILE_NANOSECONDS;
+	}
+	if (gethostname(source.host, sizeof source.host - 1) != 0)
+		source.host[0] = '\0';
+	profile__set_source(profile, &source);
 }
 
 /* The sum of a one-column integer profile's counts. */
@@ -1059,7 +1127,10 @@ static int record_run(struct record_options *o)
 	struct buf header = BUF_INIT, why_empty = BUF_INIT;
 	uint32_t child_pid;
 	time_t started = time(NULL);
+	struct timespec wall_start;
 	int status = EXIT_BAD_INPUT;
+
+	clock_gettime(CLOCK_REALTIME, &wall_start);
 
 	/* Signals are taken synchronously while sampling (sigtimedwait), so the
 	 * first Ctrl-C ends the recording; after it, a second one aborts. A
@@ -1132,7 +1203,7 @@ static int record_run(struct record_options *o)
 		.kernel_stacks = o->sampler.kernel_stacks,
 		.delimited = o->delimited,
 		.annotate = annotate,
-		.with_pids = strcmp(o->writer->name, "bcc-report") == 0 && !o->outdir,
+		.with_pids = o->writer->keeps_processes,
 		.unit = o->sampler.off_cpu ? PROFILE_MICROSECONDS :
 			o->sampler.event && o->sampler.event_every <= 1 ? PROFILE_EVENTS :
 			PROFILE_SAMPLES,
@@ -1153,6 +1224,7 @@ static int record_run(struct record_options *o)
 	if (o->sampler.slice_ns)
 		profile__set_time(profile, &(struct profile_time){ o->sampler.slice_ns,
 								   o->sampler.start_ns });
+	set_source(o, &wall_start, r->elapsed, profile);
 
 	struct buf empty_text = BUF_INIT;
 	if (profile__size(profile) == 0) {

@@ -55,9 +55,11 @@ static void view_usage(FILE *out)
 		"page draws the difference of FILE (before) and FILE2 (after), paths that\n"
 		"vanished in FILE2 kept and hatched, each frame coloured by the change of\n"
 		"its self time as `flamekit diff -n --svg` colours it. FILEs are timed\n"
-		"folded, folded, or anything `flamekit collapse` reads.\n\n"
+		"folded, folded, pprof (its time slices too, if flamekit wrote them), or\n"
+		"anything `flamekit collapse` reads.\n\n"
 		"options:\n"
-		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout\n"
+		"  -o, --output FILE   write FILE (complete, or not at all) instead of stdout;\n"
+		"                      FILE.html.gz is compressed\n"
 		"      --title TEXT    the page's title\n"
 		"      --colors NAME   palette, as flamegraph's (hot, mem, io, java, ...)\n"
 		"      --hash          colours by name hash, as flamegraph --hash\n"
@@ -92,9 +94,7 @@ static struct profile *read_one(char *file, uint64_t slice_ns)
 		      file, reader->summary);
 		goto cleanup;
 	}
-	/* folded counts may have decimals ("10.5"), as flamegraph takes them */
-	profile = profile__new(1, strcmp(reader->name, "folded") == 0 ? PROFILE_DECIMAL
-								     : PROFILE_INTEGER);
+	profile = reader__new_profile(reader);
 	if (reader->read(&ctx, set.inputs, set.count, profile) < 0 ||
 	    read_context__finish(&ctx, reader, profile) < 0) {
 		profile__free(profile);

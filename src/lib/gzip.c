@@ -1,5 +1,7 @@
 #include "gzip.h"
 
+#include <libdeflate.h>
+#include <stdlib.h>
 #include <zlib.h>
 
 #include "error.h"
@@ -28,4 +30,19 @@ int gzip__write(FILE *out, const void *data, size_t len)
 	} while (len);
 	deflateEnd(&z);
 	return status == Z_STREAM_END ? 0 : error("gzip compression failed");
+}
+
+int gzip__write_fast(FILE *out, const void *data, size_t len, int level)
+{
+	struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
+	if (!c)
+		return error("cannot start gzip compression: out of memory");
+	size_t bound = libdeflate_gzip_compress_bound(c, len);
+	void *compressed = malloc(bound);
+	size_t n = compressed ? libdeflate_gzip_compress(c, data, len, compressed, bound) : 0;
+	if (n)
+		fwrite(compressed, 1, n, out);
+	free(compressed);
+	libdeflate_free_compressor(c);
+	return n ? 0 : error("gzip compression failed: out of memory");
 }

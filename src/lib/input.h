@@ -40,6 +40,11 @@ int input__next_line(struct input *in, const char **line, size_t *len);
 /* The next bytes of text (up to `want`, fewer at the end) without consuming
  * them, decoded if gzip; valid until the next call. 0, or -1 on error. */
 int input__peek(struct input *in, size_t want, const char **data, size_t *len);
+/* All the rest of the input (decoded if gzip), for a binary format that is
+ * read whole (pprof); valid until input__close(). 0, or -1 on error. */
+int input__contents(struct input *in, const char **data, size_t *len);
+/* Whether the input is gzip (decoded as it is read). */
+bool input__gzip(const struct input *in);
 /* Number of the line last returned, counting from 1. */
 uint64_t input__line_number(const struct input *in);
 /* The name used in messages: the path, or "<stdin>". */

@@ -12,6 +12,7 @@ struct frame {
 	uint64_t name_offset;
 	uint32_t name_len;
 	uint32_t hash;        /* low bits of the name's hash, to skip most memcmp */
+	uint8_t kind;         /* enum profile_frame_kind */
 };
 
 struct entry {
@@ -27,6 +28,7 @@ struct profile {
 	enum profile_unit unit;
 	enum profile_order order;
 	struct profile_time time;
+	struct profile_source source;
 
 	char *names;                 /* every frame name, each NUL-terminated */
 	size_t names_len, names_cap;
@@ -58,6 +60,7 @@ struct profile *profile__new_like(const struct profile *p)
 	like->unit = p->unit;
 	like->order = p->order;
 	like->time = p->time;
+	like->source = p->source;
 	return like;
 }
 
@@ -82,6 +85,8 @@ size_t profile__size(const struct profile *p) { return p->entry_count; }
 void profile__set_unit(struct profile *p, enum profile_unit unit) { p->unit = unit; }
 enum profile_unit profile__unit(const struct profile *p) { return p->unit; }
 void profile__set_time(struct profile *p, const struct profile_time *time) { p->time = *time; }
+void profile__set_source(struct profile *p, const struct profile_source *source) { p->source = *source; }
+const struct profile_source *profile__source(const struct profile *p) { return &p->source; }
 const struct profile_time *profile__time(const struct profile *p) { return &p->time; }
 void profile__set_order(struct profile *p, enum profile_order order) { p->order = order; }
 enum profile_order profile__order(const struct profile *p) { return p->order; }
@@ -97,6 +102,57 @@ const char *profile_unit__name(enum profile_unit unit)
 	case PROFILE_BYTES: return "bytes";
 	}
 	return "samples";
+}
+
+/* "... (FILE)" or "... (FILE:LINE)" where FILE ends in .py or .pyw or is
+ * "<...>" (frozen modules, <string>, <stdin>). */
+static bool interpreted_form(const char *name, size_t len)
+{
+	if (len < 6 || name[len - 1] != ')')
+		return false;
+	size_t open = len - 1;
+	while (open > 0 && name[open - 1] != '(' && name[open - 1] != ';')
+		open--;
+	if (open < 2 || name[open - 1] != '(' || name[open - 2] != ' ')
+		return false;
+	size_t end = len - 1;  /* FILE[:LINE] is name[open .. end) */
+	size_t colon = end;
+	while (colon > open && name[colon - 1] >= '0' && name[colon - 1] <= '9')
+		colon--;
+	if (colon < end && colon > open && name[colon - 1] == ':')
+		end = colon - 1;
+	size_t n = end - open;
+	const char *file = name + open;
+	return (n > 3 && memcmp(file + n - 3, ".py", 3) == 0) ||
+	       (n > 4 && memcmp(file + n - 4, ".pyw", 4) == 0) ||
+	       (n > 2 && file[0] == '<' && file[n - 1] == '>');
+}
+
+enum profile_frame_kind profile_frame_kind__of_name(const char *name, size_t len)
+{
+	/* "_[k]_[o]", "_[k]_[w]": the kind is the annotation before the marks
+	 * of where the time went (off CPU) and whose it is (a waker) */
+	while (len >= 4 && memcmp(name + len - 4, "_[", 2) == 0 && name[len - 1] == ']') {
+		switch (name[len - 2]) {
+		case 'k': return PROFILE_FRAME_KERNEL;
+		case 'j': return PROFILE_FRAME_JIT;
+		case 'i': return PROFILE_FRAME_INLINED;
+		case 'o':
+		case 'w': len -= 4; continue;
+		}
+		break;
+	}
+	return interpreted_form(name, len) ? PROFILE_FRAME_INTERPRETED : PROFILE_FRAME_NATIVE;
+}
+
+void profile__set_frame_kind(struct profile *p, frame_id id, enum profile_frame_kind kind)
+{
+	p->frames[id].kind = (uint8_t)kind;
+}
+
+enum profile_frame_kind profile__frame_kind(const struct profile *p, frame_id id)
+{
+	return (enum profile_frame_kind)p->frames[id].kind;
 }
 
 static uint64_t frame_hash_of(const void *frames, size_t id)
@@ -120,7 +176,8 @@ frame_id profile__intern(struct profile *p, const char *name, size_t len)
 	p->names = fk_grow(p->names, &p->names_cap, p->names_len + len + 1, 1);
 	memcpy(p->names + p->names_len, name, len);
 	p->names[p->names_len + len] = '\0';
-	p->frames[id] = (struct frame){ p->names_len, (uint32_t)len, hash };
+	p->frames[id] = (struct frame){ p->names_len, (uint32_t)len, hash,
+					(uint8_t)profile_frame_kind__of_name(name, len) };
 	p->names_len += len + 1;
 	p->frame_count++;
 	index_table__insert(&p->frame_index, slot, id, frame_hash_of, p->frames);
@@ -210,8 +267,10 @@ size_t profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 		p->entries = fk_grow(p->entries, &p->entries_cap, e + 1, sizeof(*p->entries));
 		p->values = fk_grow(p->values, &p->values_cap, (e + 1) * p->columns,
 				  sizeof(*p->values));
+		/* + 1: never NULL, even for empty stacks (profile__stack() adds
+		 * an offset to it) */
 		p->stack_frames = fk_grow(p->stack_frames, &p->stack_frames_cap,
-					p->stack_frames_len + depth, sizeof(frame_id));
+					p->stack_frames_len + depth + 1, sizeof(frame_id));
 		if (depth)
 			memcpy(p->stack_frames + p->stack_frames_len, frames,
 			       depth * sizeof(frame_id));
@@ -235,6 +294,7 @@ void profile__merge(struct profile *dst, const struct profile *src)
 		size_t len;
 		const char *name = profile__frame_name(src, (frame_id)id, &len);
 		map[id] = profile__intern(dst, name, len);
+		profile__set_frame_kind(dst, map[id], profile__frame_kind(src, (frame_id)id));
 	}
 	frame_id *frames = NULL;
 	size_t cap = 0;
@@ -371,59 +431,4 @@ size_t *profile__sorted(const struct profile *p)
 	return order;
 }
 
-static bool has_mark(const char *name, size_t len, const char *mark)
-{
-	for (size_t i = 0; i + 4 <= len; i++)
-		if (memcmp(name + i, mark, 4) == 0)
-			return true;
-	return false;
-}
 
-/* "... (FILE)" or "... (FILE:LINE)" where FILE ends in .py or .pyw or is
- * "<...>" (frozen modules, <string>, <stdin>). */
-static bool interpreted_form(const char *name, size_t len)
-{
-	if (len < 6 || name[len - 1] != ')')
-		return false;
-	size_t open = len - 1;
-	while (open > 0 && name[open - 1] != '(' && name[open - 1] != ';')
-		open--;
-	if (open < 2 || name[open - 1] != '(' || name[open - 2] != ' ')
-		return false;
-	size_t end = len - 1;  /* FILE[:LINE] is name[open .. end) */
-	size_t colon = end;
-	while (colon > open && name[colon - 1] >= '0' && name[colon - 1] <= '9')
-		colon--;
-	if (colon < end && colon > open && name[colon - 1] == ':')
-		end = colon - 1;
-	size_t n = end - open;
-	const char *file = name + open;
-	return (n > 3 && memcmp(file + n - 3, ".py", 3) == 0) ||
-	       (n > 4 && memcmp(file + n - 4, ".pyw", 4) == 0) ||
-	       (n > 2 && file[0] == '<' && file[n - 1] == '>');
-}
-
-enum frame_kind frame_kind__of_name(const char *name, size_t len)
-{
-	if (has_mark(name, len, "_[k]"))
-		return FRAME_KERNEL;
-	if (has_mark(name, len, "_[j]"))
-		return FRAME_JIT;
-	if (len >= 4 && memcmp(name + len - 4, "_[i]", 4) == 0)
-		return FRAME_INLINED;
-	if (interpreted_form(name, len))
-		return FRAME_INTERPRETED;
-	return FRAME_NATIVE;
-}
-
-const char *frame_kind__name(enum frame_kind kind)
-{
-	switch (kind) {
-	case FRAME_KERNEL: return "kernel";
-	case FRAME_JIT: return "jit";
-	case FRAME_INLINED: return "inlined";
-	case FRAME_INTERPRETED: return "interpreted";
-	case FRAME_NATIVE: break;
-	}
-	return "native";
-}

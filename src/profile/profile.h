@@ -40,6 +40,25 @@
  *	length of a slice and the start of slice 0. Slice numbers in keys then
  *	count slices from that start; without it every key's slice is 0.
  *
+ * Frame kinds
+ *	Each frame has a kind: native (user code, the default), kernel, JIT,
+ *	interpreted, inlined (into the frame before it), or the process's name
+ *	(the root frame record and the perf reader give each stack). A name
+ *	that ends in FlameGraph's annotation says its kind when interned
+ *	(profile_frame_kind__of_name(): "_[k]" kernel, "_[j]" JIT, "_[i]"
+ *	inlined, past any "_[w]" or "_[o]"; and the form "function (file.py)",
+ *	"function (file.py:LINE)" or "function (<frozen ...>)" of interpreted
+ *	Python frames, py-spy's and record's); whoever knows better sets it
+ *	with profile__set_frame_kind() (record's kernel frames without -a, its
+ *	comm frames). Writers whose formats have a place for it keep it (pprof's
+ *	mappings, OTLP's frame types); the text formats carry the names only.
+ *
+ * Source
+ *	What a recording knows of itself besides its stacks (when it started,
+ *	how long it ran, what one sample stands for, where it ran), set by
+ *	record and by the readers of formats that carry it (pprof), for the
+ *	writers of formats that carry it (pprof, OTLP). Zero where unknown.
+ *
  * Order
  *	By default equal stacks (frames and key) are one entry whose values are
  *	summed (PROFILE_MERGE). A flame chart keeps its input's order instead:
@@ -110,6 +129,30 @@ struct profile_time {
 	uint64_t start_ns;  /* of slice 0, CLOCK_MONOTONIC or the input's own clock */
 };
 
+enum profile_frame_kind {
+	PROFILE_FRAME_NATIVE,       /* user code, or not known (the default) */
+	PROFILE_FRAME_KERNEL,
+	PROFILE_FRAME_JIT,
+	PROFILE_FRAME_INTERPRETED,
+	PROFILE_FRAME_INLINED,      /* inlined into the frame before it in a stack */
+	PROFILE_FRAME_PROCESS,      /* a process's name (comm), a stack's root */
+};
+
+/* See Source above; the strings are NUL-terminated, "" when unknown. */
+struct profile_source {
+	uint64_t start_unix_ns;    /* wall-clock time the recording started */
+	uint64_t duration_ns;      /* how long it ran */
+	/* What one sample stands for, for a profile of PROFILE_SAMPLES: period
+	 * of period_unit (PROFILE_NANOSECONDS of CPU time for the timer,
+	 * PROFILE_EVENTS for one in N events); 0 when not known. */
+	uint64_t period;
+	enum profile_unit period_unit;
+	/* What was measured, named as pprof's sample types are: "cpu" (the
+	 * timer), "off_cpu", "wall" (on and off CPU), an event's name. */
+	char measure[64];
+	char host[256];            /* the machine it was recorded on */
+};
+
 struct profile_stack {
 	const frame_id *frames;       /* root first */
 	uint32_t depth;
@@ -121,8 +164,8 @@ struct profile;
 
 /* columns: 1 or 2. */
 struct profile *profile__new(unsigned columns, enum profile_value_type type);
-/* An empty profile with p's columns, value type, unit, time and order (a
- * part of p read on another thread, a transformed copy). */
+/* An empty profile with p's columns, value type, unit, source, time and
+ * order (a part of p read on another thread, a transformed copy). */
 struct profile *profile__new_like(const struct profile *p);
 void profile__free(struct profile *p);
 
@@ -134,6 +177,9 @@ enum profile_unit profile__unit(const struct profile *p);
 /* "samples", "events", "periods", "ns", "us", "bytes": as writers label values */
 const char *profile_unit__name(enum profile_unit unit);
 
+void profile__set_source(struct profile *p, const struct profile_source *source);
+const struct profile_source *profile__source(const struct profile *p);
+
 void profile__set_time(struct profile *p, const struct profile_time *time);
 const struct profile_time *profile__time(const struct profile *p);
 
@@ -144,6 +190,10 @@ enum profile_order profile__order(const struct profile *p);
 frame_id profile__intern(struct profile *p, const char *name, size_t len);
 const char *profile__frame_name(const struct profile *p, frame_id id, size_t *len);
 size_t profile__frame_count(const struct profile *p);
+/* The kind a frame name's annotation says (PROFILE_FRAME_NATIVE if none). */
+enum profile_frame_kind profile_frame_kind__of_name(const char *name, size_t len);
+void profile__set_frame_kind(struct profile *p, frame_id id, enum profile_frame_kind kind);
+enum profile_frame_kind profile__frame_kind(const struct profile *p, frame_id id);
 
 /*
  * Adds values (columns of them) to the stack frames[0..depth-1] under key
@@ -155,32 +205,6 @@ size_t profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 /* Adds values to entry `index`, as returned by profile__add(): for readers
  * that remember where a repeated stack went. */
 void profile__add_to_entry(struct profile *p, size_t index, const union profile_value *values);
-
-/*
- * What ran in a frame, as its name says by FlameGraph's conventions: a
- * suffix _[k] (kernel; also before another mark, "_[k]_[o]"), _[j] (JIT
- * code), _[i] (inlined), or the form "function (file.py)" /
- * "function (file.py:LINE)" / "function (<frozen ...>)" of interpreted
- * Python frames (py-spy's, and record's); else native code. Writers colour
- * by it (--colors kind) and keep it where their format has a place for it.
- */
-enum frame_kind {
-	FRAME_NATIVE,
-	FRAME_KERNEL,
-	FRAME_JIT,
-	FRAME_INLINED,
-	FRAME_INTERPRETED,
-};
-
-enum frame_kind frame_kind__of_name(const char *name, size_t len);
-/* "native", "kernel", "jit", "inlined", "interpreted" */
-const char *frame_kind__name(enum frame_kind kind);
-static inline enum frame_kind profile__frame_kind(const struct profile *p, frame_id id)
-{
-	size_t len;
-	const char *name = profile__frame_name(p, id, &len);
-	return frame_kind__of_name(name, len);
-}
 
 /* Adds values to sum, column by column, as the profile's value type. */
 void profile__sum_values(const struct profile *p, union profile_value *sum,
@@ -203,7 +227,7 @@ static inline union profile_value profile__count_value(const struct profile *p, 
 }
 
 /* Adds every stack of src to dst (same columns and value type), in src's
- * entry order, as dst's order says. */
+ * entry order, as dst's order says; frames keep their kinds. */
 void profile__merge(struct profile *dst, const struct profile *src);
 
 size_t profile__size(const struct profile *p);

@@ -14,7 +14,9 @@
  * result is the profile of bcc's folded output (which may repeat a line for
  * stacks that symbolise alike; the profile sums them). Annotations (-a's
  * "_[k]") and "[Missed User Stack]" placeholders are frames like any other.
- * Lines outside entries that are bcc's own messages are skipped.
+ * Lines outside entries that are bcc's own messages are skipped. The comm
+ * is a process-name frame and the pid the entry's (profile.h), for the
+ * formats that keep processes apart (pprof, speedscope, OTLP).
  */
 #include "bcc.h"
 
@@ -23,7 +25,7 @@
 
 /* "    -                comm (pid)": the "-" padded to 16, a space, comm,
  * " (", digits, ")". */
-static bool match_process(struct span line, struct span *comm)
+static bool match_process(struct span line, struct span *comm, uint32_t *pid)
 {
 	static const char lead[] = "    -                ";
 	size_t n = sizeof(lead) - 1;
@@ -35,6 +37,10 @@ static bool match_process(struct span line, struct span *comm)
 	if (k == line.len - 1 || k < n + 2 || line.p[k - 1] != '(' || line.p[k - 2] != ' ')
 		return false;
 	*comm = (struct span){ line.p + n, k - 2 - n };
+	uint64_t number = 0;
+	for (size_t i = k; i < line.len - 1 && number <= UINT32_MAX; i++)
+		number = number * 10 + (uint64_t)(line.p[i] - '0');
+	*pid = number <= UINT32_MAX ? (uint32_t)number : 0;
 	return true;
 }
 
@@ -55,10 +61,11 @@ int bcc_reader__probe(const char *head, size_t len)
 	struct span line, comm;
 	unsigned entries = 0, frames = 0, other = 0;
 	uint64_t n;
+	uint32_t pid;
 	while (next_head_line(&p, end, &line)) {
 		if (line.len == 0 || is_bcc_message(line) || perl_count_line(line, &n))
 			continue;
-		if (match_process(line, &comm))
+		if (match_process(line, &comm, &pid))
 			entries++;
 		else if (line.len > 4 && memcmp(line.p, "    ", 4) == 0)
 			frames++;
@@ -78,16 +85,19 @@ int bcc_reader__read(struct read_context *ctx, struct input *const *inputs, size
 	bool have_comm = false;
 	struct line_stream ls = { inputs, count, 0, 0 };
 	struct span line, comm;
+	struct profile_key key = { 0 };
 	while (line_stream__next(&ls, &line)) {
 		uint64_t n;
 		if (line.len == 0 || is_bcc_message(line))
 			continue;
-		if (match_process(line, &comm)) {
+		if (match_process(line, &comm, &key.pid)) {
 			/* the frames so far are leaf first: the comm is the root */
 			stack_builder__unshift(&sb, comm.p, comm.len);
+			stack_builder__group_kind(&sb, PROFILE_FRAME_PROCESS);
 			have_comm = true;
 		} else if (have_comm && perl_count_line(line, &n)) {
-			stack_builder__commit(&sb, n);
+			/* the pid keeps processes apart for the formats that do */
+			stack_builder__commit_keyed(&sb, n, &key);
 			have_comm = false;
 		} else if (!have_comm && line.len > 4 && memcmp(line.p, "    ", 4) == 0) {
 			struct span name = { line.p + 4, line.len - 4 };

@@ -74,6 +74,7 @@ static void end_of_sample(struct perf_state *st)
 	if (!pname_true(st))
 		return; /* "ignore filtered samples" — the stack is kept, as in Perl */
 	stack_builder__unshift(&st->stack, st->pname.data, st->pname.len);
+	stack_builder__group_kind(&st->stack, PROFILE_FRAME_PROCESS);
 	const struct profile_key key = { st->slice, 0 };
 	stack_builder__commit_keyed(&st->stack, st->weight, &key);
 	st->counted_period |= st->weight_is_period;

@@ -115,6 +115,16 @@ struct reader {
 		    struct profile *profile);
 	const struct reader_options *options;  /* NULL: none */
 	bool timeline;  /* its samples carry times: it honours ctx->slice_ns */
+	/* A binary format (pprof): probed on the input's first bytes as they
+	 * are (decoded if gzip), before and instead of the text checks. */
+	bool binary;
+	/* What its values are: integers, or decimals where its input may hold
+	 * fractions (folded counts, as flamegraph.pl takes them); and their
+	 * unit, unless the input says (pprof's sample types, perf's --weight),
+	 * when the reader sets the profile's. reader__new_profile() makes the
+	 * profile to read into. */
+	enum profile_value_type values;
+	enum profile_unit unit;
 };
 
 /*
@@ -168,11 +178,13 @@ void read_context__release(struct read_context *ctx);
  * Before reading: an input whose first bytes (PROBE_BYTES, decoded if gzip)
  * hold a NUL or a high share of control bytes is binary, not any reader's
  * text: one line says so, naming `expected` (a reader's summary), and -1 is
- * returned; else 0. Nothing is consumed.
+ * returned; else 0. Nothing is consumed. (Binary readers skip it.)
  */
 int reader__check_text(struct input *in, const char *expected);
 
 const struct reader *reader__find(const char *name);
+/* A profile of one column for r's values (see struct reader). */
+struct profile *reader__new_profile(const struct reader *r);
 /* The reader whose options list code, or NULL. */
 const struct reader *reader__owning_option(int code);
 /* A getopt_long table: the command's own rows (a zero row last), then the
@@ -181,13 +193,18 @@ const struct reader *reader__owning_option(int code);
 struct option *reader__long_options(const struct option *own, const struct reader *only,
 				    bool perl_only);
 /*
- * The reader for a command's inputs, each checked with reader__check_text():
- * `named`, or else the one the first input's content fits, or else
- * `fallback`; when that is NULL too, what was tried is printed. NULL after a
- * message (binary input, no format, a read error).
+ * The reader for a command's inputs, each checked with reader__check_text()
+ * (but for a binary reader's): `named`, or else the one the first input's
+ * content fits (a binary reader's probe first), or else `fallback`; when
+ * that is NULL too, what was tried is printed. NULL after a message
+ * (binary input no reader takes, no format, a read error).
  */
 const struct reader *reader__choose(struct input *const *inputs, size_t count,
 				    const struct reader *named, const struct reader *fallback);
+/* The binary reader (pprof) whose probe is sure of in's first bytes, or
+ * NULL (none is, or they cannot be read: then reader__choose() says why):
+ * for a command that reads one text format and binary ones (diff). */
+const struct reader *reader__binary_format(struct input *in);
 /* The table, ending with a NULL name. */
 extern const struct reader readers[];
 

@@ -13,25 +13,32 @@
 #include "folded.h"
 #include "perf.h"
 #include "perf_folded.h"
+#include "pprof.h"
 #include "stap.h"
 
 const struct reader readers[] = {
-	{ "perf", "perf script text (perf record -g; perf script)",
-	  perf_reader__probe, perf_reader__read, &perf_reader_options, true },
-	{ "perf-folded", "perf report -g folded output",
-	  perf_folded_reader__probe, perf_folded_reader__read, NULL, false },
-	{ "stap", "SystemTap print_backtrace()/print_ubacktrace() aggregations",
-	  stap_reader__probe, stap_reader__read, NULL, false },
-	{ "dtrace", "DTrace ustack()/stack() aggregations", dtrace_reader__probe, dtrace_reader__read, NULL, false },
-	{ "bpftrace", "bpftrace maps keyed by kstack, ustack and comm",
-	  bpftrace_reader__probe, bpftrace_reader__read, NULL, false },
-	{ "bcc", "bcc profile's report (stacks leaf first, \"- comm (pid)\", count)",
-	  bcc_reader__probe, bcc_reader__read, NULL, false },
-	{ "timed", "timed folded stacks (frame;frame;... COUNT @SECONDS, per time slice)",
-	  timed_reader__probe, timed_reader__read, NULL, false },
-	{ "folded", "folded stacks (frame;frame;... COUNT)",
-	  folded_reader__probe, folded_reader__read, NULL, false },
-	{ NULL, NULL, NULL, NULL, NULL, false },
+	{ .name = "perf", .summary = "perf script text (perf record -g; perf script)",
+	  .probe = perf_reader__probe, .read = perf_reader__read, .options = &perf_reader_options,
+	  .timeline = true },
+	{ .name = "perf-folded", .summary = "perf report -g folded output",
+	  .probe = perf_folded_reader__probe, .read = perf_folded_reader__read },
+	{ .name = "stap", .summary = "SystemTap print_backtrace()/print_ubacktrace() aggregations",
+	  .probe = stap_reader__probe, .read = stap_reader__read },
+	{ .name = "dtrace", .summary = "DTrace ustack()/stack() aggregations",
+	  .probe = dtrace_reader__probe, .read = dtrace_reader__read },
+	{ .name = "bpftrace", .summary = "bpftrace maps keyed by kstack, ustack and comm",
+	  .probe = bpftrace_reader__probe, .read = bpftrace_reader__read },
+	{ .name = "bcc", .summary = "bcc profile's report (stacks leaf first, \"- comm (pid)\", count)",
+	  .probe = bcc_reader__probe, .read = bcc_reader__read },
+	{ .name = "pprof",
+	  .summary = "pprof's profile.proto, gzipped or not (Go's runtime/pprof, perf_to_profile, ...)",
+	  .probe = pprof_reader__probe, .read = pprof_reader__read, .options = &pprof_reader_options,
+	  .binary = true },
+	{ .name = "timed", .summary = "timed folded stacks (frame;frame;... COUNT @SECONDS, per time slice)",
+	  .probe = timed_reader__probe, .read = timed_reader__read },
+	{ .name = "folded", .summary = "folded stacks (frame;frame;... COUNT)",
+	  .probe = folded_reader__probe, .read = folded_reader__read, .values = PROFILE_DECIMAL },
+	{ .name = NULL },
 };
 
 const struct reader *reader__find(const char *name)
@@ -40,6 +47,13 @@ const struct reader *reader__find(const char *name)
 		if (strcmp(r->name, name) == 0)
 			return r;
 	return NULL;
+}
+
+struct profile *reader__new_profile(const struct reader *r)
+{
+	struct profile *p = profile__new(1, r->values);
+	profile__set_unit(p, r->unit);
+	return p;
 }
 
 static bool lists_option(const struct option *rows, int code)
@@ -119,6 +133,8 @@ static int probe_input(struct input *in, const struct reader **found, const char
 	const struct reader *best = NULL;
 	int best_score = 0;
 	for (const struct reader *r = readers; r->name; r++) {
+		if (r->binary)
+			continue;
 		int score = r->probe(text, whole);
 		if (score > best_score) {
 			best = r;
@@ -147,20 +163,42 @@ static void explain_no_format(struct input *in, const char *head, size_t len)
 	fprintf(stderr, "Name the format: flamekit collapse FORMAT %s\n", input__name(in));
 }
 
-/* "profiler text (perf, perf-folded, ... or folded)": what the guesser
- * expects of an input before it has picked a reader. */
+/* "profiler text (perf, perf-folded, ... or folded) or pprof": what the
+ * guesser expects of an input before it has picked a reader. */
 static void describe_any_format(struct buf *out)
 {
+	size_t text = 0, listed = 0;
+	for (const struct reader *r = readers; r->name; r++)
+		text += !r->binary;
 	buf__append(out, "profiler text (", 15);
 	for (const struct reader *r = readers; r->name; r++)
-		buf__printf(out, "%s%s", r == readers ? "" : r[1].name ? ", " : " or ", r->name);
+		if (!r->binary) {
+			listed++;
+			buf__printf(out, "%s%s", listed == 1 ? "" : listed < text ? ", " : " or ",
+				    r->name);
+		}
 	buf__append_char(out, ')');
+	for (const struct reader *r = readers; r->name; r++)
+		if (r->binary)
+			buf__printf(out, " or %s", r->name);
+}
+
+const struct reader *reader__binary_format(struct input *in)
+{
+	const char *head;
+	size_t len;
+	if (input__peek(in, PROBE_BYTES, &head, &len) < 0)
+		return NULL;
+	for (const struct reader *r = readers; r->name; r++)
+		if (r->binary && r->probe(head, len) >= PROBE_MINIMUM)
+			return r;
+	return NULL;
 }
 
 const struct reader *reader__choose(struct input *const *inputs, size_t count,
 				    const struct reader *named, const struct reader *fallback)
 {
-	const struct reader *chosen = named;
+	const struct reader *chosen = named ? named : reader__binary_format(inputs[0]);
 	if (!chosen) {
 		struct buf expected = BUF_INIT;
 		describe_any_format(&expected);
@@ -178,7 +216,7 @@ const struct reader *reader__choose(struct input *const *inputs, size_t count,
 		}
 	}
 	for (size_t i = named ? 0 : 1; i < count; i++) /* a guessed one was checked */
-		if (reader__check_text(inputs[i], chosen->summary) < 0)
+		if (!chosen->binary && reader__check_text(inputs[i], chosen->summary) < 0)
 			return NULL;
 	return chosen;
 }

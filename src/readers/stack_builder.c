@@ -72,6 +72,12 @@ void stack_builder__unshift(struct stack_builder *sb, const char *s, size_t len)
 	stack_builder__group_end(sb);
 }
 
+void stack_builder__group_kind(struct stack_builder *sb, enum profile_frame_kind kind)
+{
+	for (size_t i = sb->group_start; i < sb->depth; i++)
+		profile__set_frame_kind(sb->profile, sb->frames[i], kind);
+}
+
 size_t stack_builder__commit(struct stack_builder *sb, uint64_t count)
 {
 	return stack_builder__commit_keyed(sb, count, NULL);

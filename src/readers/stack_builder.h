@@ -49,6 +49,9 @@ void stack_builder__add_ids(struct stack_builder *sb, const frame_id *ids, size_
 
 /* A whole group at once: `unshift @stack, split(/;/, s)`. */
 void stack_builder__unshift(struct stack_builder *sb, const char *s, size_t len);
+/* The frames of the group just ended are of this kind (profile.h): a
+ * process name the reader unshifted as the root, say. */
+void stack_builder__group_kind(struct stack_builder *sb, enum profile_frame_kind kind);
 
 /* Adds the stack (root first) with one count, then clears it; returns the
  * profile entry it went to (a new one where the profile's order says). */

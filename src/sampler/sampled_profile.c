@@ -24,6 +24,8 @@ struct build_state {
 	struct interp_session *interp;  /* interpreter frames to merge in; NULL: none */
 	const char **natives, **merged; /* one stack's user frames, leaf first */
 	size_t natives_cap, merged_cap;
+	bool *frames_jit;               /* which of them are JIT code */
+	size_t frames_jit_cap;
 };
 
 struct stack_miss {
@@ -31,12 +33,15 @@ struct stack_miss {
 	const char *binary;
 };
 
-/* Names a user frame, keeping why it has no name for the report. */
+/* Names a user frame, keeping why it has no name for the report; *jit
+ * (NULL: not wanted) says whether a perf map named it. */
 static const char *user_frame_name(struct build_state *b, uint32_t pid, uint64_t addr,
-				   uint64_t time)
+				   uint64_t time, bool *jit)
 {
 	struct symbol_lookup found;
 	process_symbols__lookup(b->processes, pid, addr, time, &found);
+	if (jit)
+		*jit = found.jit;
 	if (found.miss != SYMBOL_FOUND && b->report) {
 		for (size_t i = 0; i < b->miss_count; i++)
 			if (b->misses[i].miss == found.miss && b->misses[i].binary == found.binary)
@@ -70,10 +75,28 @@ static frame_id intern_name(struct build_state *b, const char *name, const char 
 	return profile__intern(b->profile, b->name.data, b->name.len);
 }
 
+/* The same, for a frame whose kind its name may not say (profile.h): a
+ * kernel frame without -a's "_[k]", a comm. */
+static frame_id intern_kind(struct build_state *b, const char *name, const char *suffix,
+			    enum profile_frame_kind kind)
+{
+	frame_id id = intern_name(b, name, suffix);
+	profile__set_frame_kind(b->profile, id, kind);
+	return id;
+}
+
 static void push_frame(struct build_state *b, uint32_t *depth, frame_id id)
 {
 	b->frames = fk_grow(b->frames, &b->frames_cap, *depth + 1, sizeof(*b->frames));
 	b->frames[(*depth)++] = id;
+}
+
+/* A user frame: JIT code (named by a perf map) says so in its kind. */
+static void push_user_frame(struct build_state *b, uint32_t *depth, const char *name, bool jit,
+			    const char *suffix)
+{
+	push_frame(b, depth, jit ? intern_kind(b, name, suffix, PROFILE_FRAME_JIT)
+				 : intern_name(b, name, suffix));
 }
 
 /* How many leaf frames of a kernel stack read in a BPF program on a
@@ -118,33 +141,44 @@ static void push_waker(struct build_state *b, uint32_t *depth, const struct samp
 		if (w->kernel.missed)
 			push_frame(b, depth, intern_name(b, "[Missed Kernel Stack]", "_[w]"));
 		for (uint32_t i = tracing_frames(b, &w->kernel, true); i < w->kernel.depth; i++)
-			push_frame(b, depth, intern_name(b, kernel_symbols__name(
-				b->kernel, w->kernel.ips[i]), kernel_mark));
+			push_frame(b, depth, intern_kind(b, kernel_symbols__name(
+				b->kernel, w->kernel.ips[i]), kernel_mark, PROFILE_FRAME_KERNEL));
 	}
 	if (o->user_stacks) {
 		if (o->delimited && o->kernel_stacks && w->kernel.depth && w->user.depth)
 			push_frame(b, depth, intern_name(b, "-", "_[w]"));
 		if (w->user.missed)
 			push_frame(b, depth, intern_name(b, "[Missed User Stack]", "_[w]"));
-		for (uint32_t i = 0; i < w->user.depth; i++)
-			push_frame(b, depth, intern_name(b, user_frame_name(
-				b, w->pid, w->user.ips[i], UINT64_MAX), "_[w]"));
+		for (uint32_t i = 0; i < w->user.depth; i++) {
+			bool jit;
+			const char *name = user_frame_name(b, w->pid, w->user.ips[i], UINT64_MAX, &jit);
+			push_user_frame(b, depth, name, jit, "_[w]");
+		}
 	}
 	push_frame(b, depth, intern_name(b, w->comm, "_[w]"));
 }
 
 /* A stack's user frames, leaf first: its native frames' names (user_names
- * when unwound in user space, else named from key->user's addresses) with
- * its interpreter frames merged in (interp.h says how); *depth their count. */
+ * when unwound in user space, with user_jit, else named from key->user's
+ * addresses) with its interpreter frames merged in (interp.h says how);
+ * *depth their count, and b->frames_jit which of them are JIT code. */
 static const char **user_frames(struct build_state *b, const struct sampled_key *key,
-				const char *const *user_names, size_t user_depth, size_t *depth)
+				const char *const *user_names, const bool *user_jit,
+				size_t user_depth, size_t *depth)
 {
 	size_t natives = user_names ? user_depth : key->user.depth;
+	size_t jit_count = 0;
 
 	b->natives = fk_grow(b->natives, &b->natives_cap, natives + 1, sizeof(*b->natives));
-	for (size_t i = 0; i < natives; i++)
+	b->frames_jit = fk_grow(b->frames_jit, &b->frames_jit_cap, natives + 1,
+				sizeof(*b->frames_jit));
+	for (size_t i = 0; i < natives; i++) {
+		bool jit = false;
 		b->natives[i] = user_names ? user_names[i] :
-			user_frame_name(b, key->pid, key->user.ips[i], UINT64_MAX);
+			user_frame_name(b, key->pid, key->user.ips[i], UINT64_MAX, &jit);
+		b->frames_jit[i] = user_names ? user_jit[i] : jit;
+		jit_count += b->frames_jit[i];
+	}
 	if (!b->interp) {
 		*depth = natives;
 		return b->natives;
@@ -153,27 +187,41 @@ static const char **user_frames(struct build_state *b, const struct sampled_key 
 	b->merged = fk_grow(b->merged, &b->merged_cap, cap, sizeof(*b->merged));
 	*depth = interp_session__merge(b->interp, key->pid, b->natives, natives, key->interp.ips,
 				       key->interp.depth, key->count, b->merged, cap);
+	/* the merge keeps native names as they are: a JIT frame is one of the
+	 * natives' JIT names (perf map names, never an interpreter frame's) */
+	size_t kept = natives;
+	b->frames_jit = fk_grow(b->frames_jit, &b->frames_jit_cap, natives + *depth + 1,
+				sizeof(*b->frames_jit));
+	for (size_t i = 0; i < *depth; i++) {
+		bool jit = false;
+		for (size_t n = 0; jit_count && n < natives && !jit; n++)
+			jit = b->frames_jit[n] && b->natives[n] == b->merged[i];
+		b->frames_jit[kept + i] = jit;
+	}
+	memmove(b->frames_jit, b->frames_jit + kept, *depth * sizeof(*b->frames_jit));
 	return b->merged;
 }
 
 /* One key as bcc profile folds it: comm; user frames root first; "-" (with
- * -d, when both stacks are there); kernel frames root first. */
+ * -d, when both stacks are there); kernel frames root first. User frames
+ * are names (user_names, leaf first; user_jit says which are JIT code)
+ * when unwound in user space, else addresses in key->user. */
 static int add_named_key(struct build_state *b, const struct sampled_key *key,
-			 const char *const *user_names, size_t user_depth)
+			 const char *const *user_names, const bool *user_jit, size_t user_depth)
 {
 	const struct sampled_profile_options *o = b->options;
 	uint32_t depth = 0;
 	size_t user_count = 0;
 	const char **user_names_merged = o->user_stacks ?
-		user_frames(b, key, user_names, user_depth, &user_count) : NULL;
+		user_frames(b, key, user_names, user_jit, user_depth, &user_count) : NULL;
 	bool user = user_count > 0;
 
-	push_frame(b, &depth, intern_name(b, key->comm, NULL));
+	push_frame(b, &depth, intern_kind(b, key->comm, NULL, PROFILE_FRAME_PROCESS));
 	if (o->user_stacks) {
 		if (key->user.missed)
 			push_frame(b, &depth, intern_name(b, "[Missed User Stack]", NULL));
 		for (size_t i = user_count; i > 0; i--)
-			push_frame(b, &depth, intern_name(b, user_names_merged[i - 1], NULL));
+			push_user_frame(b, &depth, user_names_merged[i - 1], b->frames_jit[i - 1], NULL);
 	}
 	bool marked = o->mark_off_cpu && key->off_cpu;
 	const char *kernel_mark = marked ? (o->annotate ? "_[k]_[o]" : "_[o]") :
@@ -186,8 +234,8 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 			push_frame(b, &depth, intern_name(b, "[Missed Kernel Stack]", marked ? "_[o]" : NULL));
 		uint32_t leaf = tracing_frames(b, &key->kernel, key->off_cpu);
 		for (uint32_t i = key->kernel.depth; i > leaf; i--)
-			push_frame(b, &depth, intern_name(b, kernel_symbols__name(
-				b->kernel, key->kernel.ips[i - 1]), kernel_mark));
+			push_frame(b, &depth, intern_kind(b, kernel_symbols__name(
+				b->kernel, key->kernel.ips[i - 1]), kernel_mark, PROFILE_FRAME_KERNEL));
 	}
 	if (marked && depth == before_kernel)
 		push_frame(b, &depth, intern_name(b, "[off-CPU]", "_[o]"));
@@ -210,7 +258,7 @@ static void report_jvm_refusal(uint32_t pid, const char *why, void *report)
 
 static int add_key(const struct sampled_key *key, void *arg)
 {
-	return add_named_key(arg, key, NULL, 0);
+	return add_named_key(arg, key, NULL, NULL, 0);
 }
 
 /* The samples counted in user space, with their kernel stacks from the
@@ -222,6 +270,7 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 	uint64_t *ips = fk_calloc(BPF_SAMPLER_MAX_STACK_DEPTH, sizeof(*ips));
 	uint64_t *interp_ips = fk_calloc(BPF_SAMPLER_MAX_STACK_DEPTH, sizeof(*interp_ips));
 	const char **names = NULL;
+	bool *jit = NULL;           /* which of names are JIT code */
 	size_t names_cap = 0;
 
 	for (size_t i = 0; i < user_counts__size(uc); i++) {
@@ -236,11 +285,13 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 			continue;
 		}
 		names = fk_grow(names, &names_cap, c->depth + 1, sizeof(*names));
+		jit = fk_realloc(jit, names_cap * sizeof(*jit));
 		for (size_t f = 0; f < c->depth; f++)
-			names[f] = user_frame_name(b, c->pid, c->pcs[f], c->time);
-		add_named_key(b, &key, names, c->depth);
+			names[f] = user_frame_name(b, c->pid, c->pcs[f], c->time, &jit[f]);
+		add_named_key(b, &key, names, jit, c->depth);
 	}
 	free(names);
+	free(jit);
 	free(ips);
 	free(interp_ips);
 }
@@ -310,6 +361,7 @@ struct profile *sampled_profile__build_with_interp(const struct sampled_profile_
 	free(b.misses);
 	free(b.natives);
 	free(b.merged);
+	free(b.frames_jit);
 	buf__free(&b.name);
 	return b.profile;
 }

@@ -522,7 +522,7 @@ static bool process__may_read_perf_map(struct process *p)
 static void lookup_in(struct process_symbols *ps, struct process *p, const struct mapping *m,
 		      uint64_t addr, struct symbol_lookup *out)
 {
-	*out = (struct symbol_lookup){ NULL, SYMBOL_FOUND, NULL };
+	*out = (struct symbol_lookup){ NULL, SYMBOL_FOUND, NULL, false };
 	if (m && m->binary) {
 		uint64_t vaddr = binary__vaddr(m->binary, addr - m->start + m->offset);
 		out->binary = binary__path(m->binary);
@@ -549,6 +549,7 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 		return;
 	}
 	out->name = symbol__name(s);
+	out->jit = true;
 	if (!ps->jit_suffix)
 		return;
 	if (!s->annotated) {

@@ -96,6 +96,7 @@ struct symbol_lookup {
 	const char *name;    /* the function, else the frame text of the miss (below) */
 	enum symbol_miss miss;
 	const char *binary;  /* the binary holding addr as the process named it; NULL: none */
+	bool jit;            /* named by the process's perf map: JIT code */
 };
 
 /* Looks addr up at time (UINT64_MAX: as the process is now, or was last). */

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "../lib/buf.h"
+#include "../lib/json.h"
 #include "../lib/perl_number.h"
-#include "../lib/utf8.h"
 #include "../lib/xalloc.h"
 #include "folded.h"
 #include "html_assets.h"
@@ -158,26 +158,6 @@ static int compare_entries(const void *a, const void *b)
 	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* A JSON string that is safe inside <script>: no "<", no control bytes;
- * a byte that is not UTF-8 is the character of its value. */
-static void append_json_string(struct buf *b, const char *s, size_t len)
-{
-	buf__append_char(b, '"');
-	for (size_t i = 0; i < len;) {
-		uint32_t cp;
-		size_t n = utf8__decode(s + i, len - i, &cp);
-		if (cp < 0x20 || cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 ||
-		    cp == 0x2029 || (n == 1 && cp >= 0x80))
-			buf__printf(b, "\\u%04x", (unsigned)cp);
-		else if (cp == '"' || cp == '\\')
-			buf__printf(b, "\\%c", (char)cp);
-		else
-			buf__append(b, s + i, n);
-		i += n;
-	}
-	buf__append_char(b, '"');
-}
-
 /* Text for the page, as HTML. */
 static void append_html_text(struct buf *b, const char *s)
 {
@@ -225,17 +205,17 @@ static void append_data(struct buf *b, FILE *out, const struct profile *p,
 	char ms[PERL_NUMBER_SIZE];
 	APPEND(b, "{\"v\":1,\"title\":");
 	const char *title = options && options->title ? options->title : NULL;
-	append_json_string(b, title ? title : "", title ? strlen(title) : 0);
+	json__append_string(b, title ? title : "", title ? strlen(title) : 0);
 	const char *unit = options && options->count_name ? options->count_name
 							  : profile_unit__name(profile__unit(p));
 	if (size == 0 && options && options->empty_text) {
 		APPEND(b, ",\"note\":");
-		append_json_string(b, options->empty_text, strlen(options->empty_text));
+		json__append_string(b, options->empty_text, strlen(options->empty_text));
 	}
 	APPEND(b, ",\"unit\":");
-	append_json_string(b, unit, strlen(unit));
+	json__append_string(b, unit, strlen(unit));
 	APPEND(b, ",\"palette\":");
-	append_json_string(b, palette, strlen(palette));
+	json__append_string(b, palette, strlen(palette));
 	buf__printf(b, ",\"colorblind\":%s,\"columns\":%u", o && o->colorblind ? "true" : "false",
 		    columns);
 	for (int side = 0; side < 2 && columns == 2; side++) {
@@ -245,7 +225,7 @@ static void append_data(struct buf *b, FILE *out, const struct profile *p,
 		else
 			APPEND(b, ",\"before\":");
 		name = name ? name : side ? "after" : "before";
-		append_json_string(b, name, strlen(name));
+		json__append_string(b, name, strlen(name));
 	}
 	buf__printf(b, ",\"slice_ms\":%.*s,\"start_ns\":%" PRIu64,
 		    (int)perl_number__string(ms, (double)time->slice_ns / 1e6), ms, time->start_ns);
@@ -256,7 +236,7 @@ static void append_data(struct buf *b, FILE *out, const struct profile *p,
 		const char *name = profile__frame_name(p, (frame_id)f, &len);
 		if (f)
 			buf__append_char(b, ',');
-		append_json_string(b, name, len);
+		json__append_string(b, name, len);
 		flush(b, out);
 	}
 	APPEND(b, "],\n\"colors\":\"");

@@ -49,18 +49,20 @@ static char *outdir_stem(const char *dir, time_t started, const struct outdir_su
 }
 
 int outdir__write(const char *dir, time_t started, const struct outdir_subject *subject,
-		  const struct profile *profile, const struct writer_options *graph)
+		  const struct profile *profile, const struct writer_options *graph,
+		  const struct writer *data)
 {
-	static const char *const endings[] = { ".svg", ".folded.gz" };
+	const struct writer *svg = writer__find("svg");
+	const struct writer *written[] = { svg, data ? data : writer__find("folded") };
+	const char *endings[] = { writer__file_ending(written[0]), writer__file_ending(written[1]) };
 	char *stem = outdir_stem(dir, started, subject);
 	struct buf path = BUF_INIT;
 	int status = 0;
 
-	for (size_t i = 0; i < sizeof endings / sizeof endings[0] && status == 0; i++) {
+	for (size_t i = 0; i < 2 && status == 0; i++) {
 		buf__reset(&path);
 		buf__printf(&path, "%s%s", stem, endings[i]);
-		status = writer__write_file(writer__for_path(path.data), profile, i == 0 ? graph : NULL,
-					    path.data);
+		status = writer__write_file(written[i], profile, i == 0 ? graph : NULL, path.data);
 	}
 	if (status == 0)
 		fprintf(stderr, "flamekit: wrote %s%s and %s%s\n", stem, endings[0], stem, endings[1]);

@@ -1,10 +1,12 @@
 /*
  * record --outdir DIR: where an operator's recordings collect, each as a
- * flame graph and its folded stacks, named after the host, the start time
- * (UTC, so that names sort by time) and what was recorded:
+ * flame graph and the profile beside it (folded stacks by default, or
+ * record --format's: pprof, speedscope, OTLP, ...), named after the host,
+ * the start time (UTC, so that names sort by time) and what was recorded:
  *
  *	DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PIDS|.user_NAME|.cmd_NAME].svg
  *	DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PIDS|.user_NAME|.cmd_NAME].folded.gz
+ *	(or .pb.gz, .speedscope.json, .otlp: writer__file_ending())
  *
  * In the part after DIR, '/' becomes '-' and ',' (between pids) '_'. The
  * files are written by lib/output's rules, so each appears whole or not at
@@ -12,7 +14,7 @@
  *
  *	if (outdir__prepare(dir) < 0) ...        // with the options, before recording
  *	... record ...
- *	if (outdir__write(dir, started, &subject, profile, &graph_or_NULL) < 0) ...
+ *	if (outdir__write(dir, started, &subject, profile, &graph_or_NULL, writer) < 0) ...
  *
  * Nothing is kept between the calls: the caller owns dir, subject and the
  * profile. Errors are returned: -1 after one error line naming the file or
@@ -38,10 +40,11 @@ struct outdir_subject {
  * after an error message. */
 int outdir__prepare(const char *dir);
 /* Writes the flame graph (with graph's options; NULL: the SVG writer's
- * defaults), then (when that succeeded) the folded stacks, and says
- * "wrote ..." on stderr. 0, or writer__write_file()'s failure (after an
- * error message). */
+ * defaults), then (when that succeeded) the profile with `data` (NULL:
+ * folded stacks, with its defaults), and says "wrote ..." on stderr. 0, or
+ * writer__write_file()'s failure (after an error message). */
 int outdir__write(const char *dir, time_t started, const struct outdir_subject *subject,
-		  const struct profile *profile, const struct writer_options *graph);
+		  const struct profile *profile, const struct writer_options *graph,
+		  const struct writer *data);
 
 #endif

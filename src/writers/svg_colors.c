@@ -148,12 +148,13 @@ static const char *flat_palette(const char *palette, const char *s, size_t len)
 	if (strcmp(palette, "chain") == 0)
 		return contains(s, len, "_[w]") ? "aqua" : "blue";
 	if (strcmp(palette, "kind") == 0) {  /* record's graphs: by what ran there */
-		switch (frame_kind__of_name(s, len)) {
-		case FRAME_KERNEL: return "orange";
-		case FRAME_JIT: return "green";
-		case FRAME_INTERPRETED: return "aqua";
-		case FRAME_INLINED: return "purple";
-		case FRAME_NATIVE: break;
+		switch (profile_frame_kind__of_name(s, len)) {
+		case PROFILE_FRAME_KERNEL: return "orange";
+		case PROFILE_FRAME_JIT: return "green";
+		case PROFILE_FRAME_INTERPRETED: return "aqua";
+		case PROFILE_FRAME_INLINED: return "purple";
+		case PROFILE_FRAME_NATIVE:
+		case PROFILE_FRAME_PROCESS: break;
 		}
 		return "red";
 	}

@@ -16,6 +16,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { speedscopeTests } from "./speedscope.mjs";
 import { viewTests } from "./view.mjs";
 
 const [build, scratch] = process.argv.slice(2);
@@ -650,6 +651,8 @@ for (const frames of sizes) {
 
 // flamekit view's page (view.mjs)
 viewTests({ test, open, expect, expectNear, painted, dataFile, parseFolded, samplesUnder, expectedMatched, scratch, build });
+// speedscope's importer on flamekit's .speedscope.json (speedscope.mjs)
+speedscopeTests({ test, open, expect, scratch, build });
 
 // --- running them --------------------------------------------------------------------
 

@@ -1,0 +1,900 @@
+#include "pprof.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/buf.h"
+#include "../lib/error.h"
+#include "../lib/protobuf.h"
+#include "../lib/xalloc.h"
+#include "../profile/pprof_names.h"
+
+/* profile.proto's field numbers */
+enum {
+	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE, PROFILE_MAPPING, PROFILE_LOCATION,
+	PROFILE_FUNCTION, PROFILE_STRING_TABLE, PROFILE_DROP_FRAMES, PROFILE_KEEP_FRAMES,
+	PROFILE_TIME_NANOS, PROFILE_DURATION_NANOS, PROFILE_PERIOD_TYPE, PROFILE_PERIOD,
+	PROFILE_COMMENT, PROFILE_DEFAULT_SAMPLE_TYPE, PROFILE_DOC_URL,
+};
+
+/* A string of the file: an index into its string table. */
+typedef uint64_t string_index;
+
+struct span {
+	const uint8_t *data;
+	size_t len;
+};
+
+struct value_type {
+	string_index type, unit;
+};
+
+struct mapping {
+	uint64_t id;
+	string_index filename;
+};
+
+struct function {
+	uint64_t id;
+	string_index name, system_name;
+};
+
+struct location {
+	uint64_t id, mapping_id, address;
+	size_t lines, line_count;   /* lines[] of the file: function ids, innermost first */
+	size_t frames, frame_count; /* the frames it reads as, root first (after resolve) */
+};
+
+/* An id -> table index lookup: direct when the ids are 1..N in order (as
+ * Go and flamekit write them), else by binary search. */
+struct id_index {
+	bool dense;
+	struct id_pair {
+		uint64_t id;
+		size_t index;
+	} *sorted;
+	size_t count;
+};
+
+/* One file's tables, pointing into its bytes. */
+struct pprof_file {
+	const char *name;
+	const uint8_t *bytes;
+	size_t size;
+	struct span *strings;
+	size_t string_count, strings_cap;
+	struct value_type *types;
+	size_t type_count, types_cap;
+	struct span *samples;
+	size_t sample_count, samples_cap;
+	struct mapping *mappings;
+	size_t mapping_count, mappings_cap;
+	struct function *functions;
+	size_t function_count, functions_cap;
+	struct location *locations;
+	size_t location_count, locations_cap;
+	uint64_t *lines;
+	size_t line_count, lines_cap;
+	string_index *comments;
+	size_t comment_count, comments_cap;
+	uint64_t time_nanos, duration_nanos, period;
+	struct value_type period_type;
+	bool has_period_type;
+	string_index default_type;
+	struct id_index mapping_ids, function_ids, location_ids;
+};
+
+/* What the read of several files keeps between them. */
+struct read_state {
+	const struct pprof_read_options *options;
+	struct profile *profile;
+	bool seen_file;           /* a file was read before this one */
+	char type[128];           /* the first file's chosen type, "type/unit", for the next */
+	frame_id *frames;         /* every location's frames */
+	size_t frames_len, frames_cap;
+	frame_id *stack;
+	size_t stack_cap;
+	uint64_t *ids, *values;
+	size_t ids_cap, values_cap;
+	struct buf name;
+	uint64_t start, end;      /* the source's time, of all files */
+	struct profile_time time;
+};
+
+static int fail(const struct pprof_file *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(const struct pprof_file *f, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf__vprintf(&b, fmt, ap);
+	va_end(ap);
+	error("%s: %s", f->name, b.data);
+	buf__free(&b);
+	return -1;
+}
+
+/* Text, not a message: no control bytes at its start (a profile.proto
+ * message has tags and lengths below 0x20 within its first bytes). */
+static bool looks_like_text(const uint8_t *data, size_t len)
+{
+	for (size_t i = 0; i < len && i < 64; i++)
+		if (data[i] < 0x20 && data[i] != '\t' && data[i] != '\n' && data[i] != '\r')
+			return false;
+	return true;
+}
+
+/* A protobuf-level fault: the message is not what profile.proto says. */
+static int malformed(const struct pprof_file *f, const struct pb_reader *r, bool gzip)
+{
+	if (!gzip && looks_like_text(f->bytes, f->size)) {
+		char quoted[48];
+		size_t n = f->size < 40 ? f->size : 40;
+		const uint8_t *nl = memchr(f->bytes, '\n', n);
+		return fail(f, "not a pprof profile: neither gzip data nor a profile.proto message, "
+			    "but text (\"%s\")", quote_for_message(quoted, sizeof quoted,
+			    (const char *)f->bytes, nl ? (size_t)(nl - f->bytes) : n));
+	}
+	if (strstr(r->error, "truncated"))
+		return fail(f, "not a valid pprof profile: it ends inside a field (at byte %zu of "
+			    "%zu%s): the file was cut short", r->offset, f->size,
+			    gzip ? ", decompressed" : "");
+	if (gzip)
+		return fail(f, "not a valid pprof profile: gzip data, but what it holds is not a "
+			    "profile.proto message (%s at byte %zu of it)", r->error, r->offset);
+	return fail(f, "not a pprof profile: neither gzip data nor a valid profile.proto message "
+		    "(%s at byte %zu)", r->error, r->offset);
+}
+
+static const char *wire_name(enum pb_wire wire)
+{
+	switch (wire) {
+	case PB_VARINT: return "a varint";
+	case PB_FIXED64: return "a 64-bit value";
+	case PB_LEN: return "length-delimited";
+	case PB_FIXED32: return "a 32-bit value";
+	}
+	return "of an unknown wire type";
+}
+
+static int wrong_wire(const struct pprof_file *f, const struct pb_field *field, const char *message,
+		      const char *name, enum pb_wire expected)
+{
+	return fail(f, "not a valid pprof profile: field %" PRIu32 " of %s (%s) is %s, not %s, "
+		    "at byte %zu", field->number, message, name, wire_name(field->wire),
+		    wire_name(expected), field->offset);
+}
+
+/* The varint value of a scalar field, its wire type checked. */
+static int scalar(const struct pprof_file *f, const struct pb_field *field, const char *message,
+		  const char *name, uint64_t *out)
+{
+	if (field->wire != PB_VARINT)
+		return wrong_wire(f, field, message, name, PB_VARINT);
+	*out = field->value;
+	return 0;
+}
+
+/* An embedded message's reader, its wire type checked. */
+static int submessage(const struct pprof_file *f, const struct pb_reader *parent,
+		      const struct pb_field *field, const char *message, const char *name,
+		      struct pb_reader *out)
+{
+	if (field->wire != PB_LEN)
+		return wrong_wire(f, field, message, name, PB_LEN);
+	*out = pb_reader__message(parent, field);
+	return 0;
+}
+
+static int read_value_type(const struct pprof_file *f, struct pb_reader r, bool gzip,
+			   struct value_type *out)
+{
+	struct pb_field field;
+	int got;
+	*out = (struct value_type){ 0 };
+	while ((got = pb__next(&r, &field)) > 0) {
+		if (field.number == 1 && scalar(f, &field, "a ValueType", "type", &out->type) < 0)
+			return -1;
+		if (field.number == 2 && scalar(f, &field, "a ValueType", "unit", &out->unit) < 0)
+			return -1;
+	}
+	return got < 0 ? malformed(f, &r, gzip) : 0;
+}
+
+static int read_mapping(struct pprof_file *f, struct pb_reader r, bool gzip)
+{
+	struct mapping m = { 0 };
+	struct pb_field field;
+	int got;
+	while ((got = pb__next(&r, &field)) > 0) {
+		if (field.number == 1 && scalar(f, &field, "a Mapping", "id", &m.id) < 0)
+			return -1;
+		if (field.number == 5 && scalar(f, &field, "a Mapping", "filename", &m.filename) < 0)
+			return -1;
+	}
+	if (got < 0)
+		return malformed(f, &r, gzip);
+	f->mappings = fk_grow(f->mappings, &f->mappings_cap, f->mapping_count + 1, sizeof(m));
+	f->mappings[f->mapping_count++] = m;
+	return 0;
+}
+
+static int read_function(struct pprof_file *f, struct pb_reader r, bool gzip)
+{
+	struct function fn = { 0 };
+	struct pb_field field;
+	int got;
+	while ((got = pb__next(&r, &field)) > 0) {
+		uint64_t *to = field.number == 1 ? &fn.id : field.number == 2 ? &fn.name :
+			       field.number == 3 ? &fn.system_name : NULL;
+		if (to && scalar(f, &field, "a Function", field.number == 1 ? "id" : "name", to) < 0)
+			return -1;
+	}
+	if (got < 0)
+		return malformed(f, &r, gzip);
+	f->functions = fk_grow(f->functions, &f->functions_cap, f->function_count + 1, sizeof(fn));
+	f->functions[f->function_count++] = fn;
+	return 0;
+}
+
+static int read_location(struct pprof_file *f, struct pb_reader r, bool gzip)
+{
+	struct location l = { .lines = f->line_count };
+	struct pb_field field;
+	int got;
+	while ((got = pb__next(&r, &field)) > 0) {
+		switch (field.number) {
+		case 1:
+			if (scalar(f, &field, "a Location", "id", &l.id) < 0)
+				return -1;
+			break;
+		case 2:
+			if (scalar(f, &field, "a Location", "mapping_id", &l.mapping_id) < 0)
+				return -1;
+			break;
+		case 3:
+			if (scalar(f, &field, "a Location", "address", &l.address) < 0)
+				return -1;
+			break;
+		case 4: {
+			struct pb_reader line;
+			struct pb_field lf;
+			uint64_t function_id = 0;
+			if (submessage(f, &r, &field, "a Location", "line", &line) < 0)
+				return -1;
+			while ((got = pb__next(&line, &lf)) > 0)
+				if (lf.number == 1 &&
+				    scalar(f, &lf, "a Line", "function_id", &function_id) < 0)
+					return -1;
+			if (got < 0)
+				return malformed(f, &line, gzip);
+			f->lines = fk_grow(f->lines, &f->lines_cap, f->line_count + 1, sizeof(*f->lines));
+			f->lines[f->line_count++] = function_id;
+			l.line_count++;
+			break;
+		}
+		}
+	}
+	if (got < 0)
+		return malformed(f, &r, gzip);
+	f->locations = fk_grow(f->locations, &f->locations_cap, f->location_count + 1, sizeof(l));
+	f->locations[f->location_count++] = l;
+	return 0;
+}
+
+#define ADD(array, count, cap, value)                                               \
+	do {                                                                        \
+		(array) = fk_grow((array), &(cap), (count) + 1, sizeof(*(array)));  \
+		(array)[(count)++] = (value);                                       \
+	} while (0)
+
+/* The Profile message's fields into f's tables. */
+static int read_tables(struct pprof_file *f, const uint8_t *data, size_t len, bool gzip)
+{
+	struct pb_reader r = pb_reader__init(data, len);
+	struct pb_field field;
+	int got;
+	f->bytes = data;
+	f->size = len;
+	while ((got = pb__next(&r, &field)) > 0) {
+		struct pb_reader sub;
+		switch (field.number) {
+		case PROFILE_SAMPLE_TYPE:
+		case PROFILE_PERIOD_TYPE: {
+			struct value_type vt;
+			const char *name = field.number == PROFILE_SAMPLE_TYPE ? "sample_type"
+									    : "period_type";
+			if (submessage(f, &r, &field, "the Profile", name, &sub) < 0 ||
+			    read_value_type(f, sub, gzip, &vt) < 0)
+				return -1;
+			if (field.number == PROFILE_SAMPLE_TYPE) {
+				ADD(f->types, f->type_count, f->types_cap, vt);
+			} else {
+				f->period_type = vt;
+				f->has_period_type = true;
+			}
+			break;
+		}
+		case PROFILE_SAMPLE:
+			if (submessage(f, &r, &field, "the Profile", "sample", &sub) < 0)
+				return -1;
+			ADD(f->samples, f->sample_count, f->samples_cap,
+			    ((struct span){ field.data, field.len }));
+			break;
+		case PROFILE_MAPPING:
+			if (submessage(f, &r, &field, "the Profile", "mapping", &sub) < 0 ||
+			    read_mapping(f, sub, gzip) < 0)
+				return -1;
+			break;
+		case PROFILE_LOCATION:
+			if (submessage(f, &r, &field, "the Profile", "location", &sub) < 0 ||
+			    read_location(f, sub, gzip) < 0)
+				return -1;
+			break;
+		case PROFILE_FUNCTION:
+			if (submessage(f, &r, &field, "the Profile", "function", &sub) < 0 ||
+			    read_function(f, sub, gzip) < 0)
+				return -1;
+			break;
+		case PROFILE_STRING_TABLE:
+			if (field.wire != PB_LEN)
+				return wrong_wire(f, &field, "the Profile", "string_table", PB_LEN);
+			ADD(f->strings, f->string_count, f->strings_cap,
+			    ((struct span){ field.data, field.len }));
+			break;
+		case PROFILE_TIME_NANOS:
+		case PROFILE_DURATION_NANOS:
+		case PROFILE_PERIOD:
+		case PROFILE_DEFAULT_SAMPLE_TYPE: {
+			uint64_t *to = field.number == PROFILE_TIME_NANOS ? &f->time_nanos
+				: field.number == PROFILE_DURATION_NANOS ? &f->duration_nanos
+				: field.number == PROFILE_PERIOD ? &f->period : &f->default_type;
+			if (scalar(f, &field, "the Profile", "a number", to) < 0)
+				return -1;
+			break;
+		}
+		case PROFILE_COMMENT: {
+			struct pb_varints it;
+			uint64_t v;
+			if (!pb_field__varints(&field, &it))
+				return wrong_wire(f, &field, "the Profile", "comment", PB_VARINT);
+			while ((got = pb_varints__next(&it, &v)) > 0)
+				ADD(f->comments, f->comment_count, f->comments_cap, v);
+			if (got < 0)
+				return fail(f, "not a valid pprof profile: a malformed comment list at "
+					    "byte %zu", field.offset);
+			break;
+		}
+		default:
+			break;  /* drop_frames, keep_frames, doc_url, fields of later versions */
+		}
+	}
+	return got < 0 ? malformed(f, &r, gzip) : 0;
+}
+
+/* --- checking ids and strings ------------------------------------------------ */
+
+static int compare_pairs(const void *a, const void *b)
+{
+	const struct id_pair *x = a, *y = b;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The index of ids[0 .. n-1] (each `stride` bytes apart); -1 after a
+ * message for an id of 0 or one given twice. */
+static int id_index__build(struct id_index *x, const struct pprof_file *f, const char *what,
+			   const void *items, size_t n, size_t stride)
+{
+	*x = (struct id_index){ .dense = true, .count = n };
+	for (size_t i = 0; i < n && x->dense; i++)
+		x->dense = *(const uint64_t *)((const char *)items + i * stride) == i + 1;
+	if (x->dense)
+		return 0;
+	x->sorted = fk_calloc(n ? n : 1, sizeof(*x->sorted));
+	for (size_t i = 0; i < n; i++)
+		x->sorted[i] = (struct id_pair){ *(const uint64_t *)((const char *)items + i * stride), i };
+	qsort(x->sorted, n, sizeof(*x->sorted), compare_pairs);
+	for (size_t i = 0; i < n; i++) {
+		if (x->sorted[i].id == 0)
+			return fail(f, "not a valid pprof profile: a %s has id 0 (ids start at 1)", what);
+		if (i && x->sorted[i].id == x->sorted[i - 1].id)
+			return fail(f, "not a valid pprof profile: two %ss have id %" PRIu64, what,
+				    x->sorted[i].id);
+	}
+	return 0;
+}
+
+/* The table index of id, or SIZE_MAX when no entry has it. */
+static size_t id_index__find(const struct id_index *x, uint64_t id)
+{
+	if (x->dense)
+		return id >= 1 && id <= x->count ? (size_t)(id - 1) : SIZE_MAX;
+	size_t lo = 0, hi = x->count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->sorted[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->count && x->sorted[lo].id == id ? x->sorted[lo].index : SIZE_MAX;
+}
+
+static int check_string(const struct pprof_file *f, string_index s, const char *where)
+{
+	if (s < f->string_count)
+		return 0;
+	return fail(f, "not a valid pprof profile: %s names string %" PRIu64 ", but the string "
+		    "table has %zu", where, s, f->string_count);
+}
+
+static int check_tables(struct pprof_file *f)
+{
+	if (f->string_count == 0 || f->strings[0].len != 0)
+		return fail(f, "not a valid pprof profile: its string table %s",
+			    f->string_count ? "does not begin with \"\"" : "is missing");
+	for (size_t i = 0; i < f->type_count; i++)
+		if (check_string(f, f->types[i].type, "a sample type") < 0 ||
+		    check_string(f, f->types[i].unit, "a sample type") < 0)
+			return -1;
+	if (f->has_period_type && (check_string(f, f->period_type.type, "the period type") < 0 ||
+				   check_string(f, f->period_type.unit, "the period type") < 0))
+		return -1;
+	if (check_string(f, f->default_type, "default_sample_type") < 0)
+		return -1;
+	for (size_t i = 0; i < f->comment_count; i++)
+		if (check_string(f, f->comments[i], "a comment") < 0)
+			return -1;
+	for (size_t i = 0; i < f->mapping_count; i++)
+		if (check_string(f, f->mappings[i].filename, "a mapping") < 0)
+			return -1;
+	for (size_t i = 0; i < f->function_count; i++)
+		if (check_string(f, f->functions[i].name, "a function") < 0 ||
+		    check_string(f, f->functions[i].system_name, "a function") < 0)
+			return -1;
+	if (id_index__build(&f->mapping_ids, f, "mapping", f->mappings, f->mapping_count,
+			    sizeof(*f->mappings)) < 0 ||
+	    id_index__build(&f->function_ids, f, "function", f->functions, f->function_count,
+			    sizeof(*f->functions)) < 0 ||
+	    id_index__build(&f->location_ids, f, "location", f->locations, f->location_count,
+			    sizeof(*f->locations)) < 0)
+		return -1;
+	for (size_t i = 0; i < f->location_count; i++) {
+		const struct location *l = &f->locations[i];
+		if (l->mapping_id && id_index__find(&f->mapping_ids, l->mapping_id) == SIZE_MAX)
+			return fail(f, "not a valid pprof profile: location %" PRIu64 " names mapping "
+				    "%" PRIu64 ", which the profile does not have", l->id, l->mapping_id);
+		for (size_t k = 0; k < l->line_count; k++)
+			if (id_index__find(&f->function_ids, f->lines[l->lines + k]) == SIZE_MAX)
+				return fail(f, "not a valid pprof profile: location %" PRIu64 " names "
+					    "function %" PRIu64 ", which the profile does not have",
+					    l->id, f->lines[l->lines + k]);
+	}
+	return 0;
+}
+
+static bool span_is(struct span s, const char *text)
+{
+	return s.len == strlen(text) && memcmp(s.data, text, s.len) == 0;
+}
+
+/* --- which values -------------------------------------------------------------- */
+
+static void describe_types(const struct pprof_file *f, struct buf *out)
+{
+	for (size_t i = 0; i < f->type_count; i++) {
+		struct span t = f->strings[f->types[i].type], u = f->strings[f->types[i].unit];
+		buf__printf(out, "%s%.*s/%.*s", i ? ", " : "", (int)t.len, (const char *)t.data,
+			    (int)u.len, (const char *)u.data);
+	}
+}
+
+/* The sample type to read: --sample-type's, default_sample_type's, or the last. */
+static int choose_type(const struct pprof_file *f, const char *wanted, size_t *chosen)
+{
+	const char *by = wanted;
+	struct span named = { 0 };
+	if (!by && f->default_type) {
+		named = f->strings[f->default_type];
+	} else if (by) {
+		named = (struct span){ (const uint8_t *)by, strlen(by) };
+	}
+	for (size_t i = 0; named.data && i < f->type_count; i++) {
+		struct span t = f->strings[f->types[i].type];
+		if (t.len == named.len && memcmp(t.data, named.data, t.len) == 0) {
+			*chosen = i;
+			return 0;
+		}
+	}
+	if (wanted) {
+		struct buf types = BUF_INIT;
+		describe_types(f, &types);
+		fail(f, "--sample-type %s: the profile has no such sample type; it has %s", wanted,
+		     f->type_count ? types.data : "none");
+		buf__free(&types);
+		return -1;
+	}
+	*chosen = f->type_count - 1;
+	return 0;
+}
+
+/* Unit, source and time from the chosen type and the file, into the
+ * profile (the first file) or checked against it (the others). */
+static int take_source(struct read_state *st, const struct pprof_file *f, size_t chosen,
+		       uint64_t *factor)
+{
+	struct span type = f->strings[f->types[chosen].type];
+	struct span unit = f->strings[f->types[chosen].unit];
+	enum profile_unit profile_unit;
+	pprof_names__profile_unit((const char *)type.data, type.len, (const char *)unit.data,
+				  unit.len, &profile_unit, factor);
+	char name[sizeof st->type];
+	snprintf(name, sizeof name, "%.*s/%.*s", (int)type.len, (const char *)type.data,
+		 (int)unit.len, (const char *)unit.data);
+	if (st->seen_file && strcmp(name, st->type) != 0)
+		return fail(f, "its values are %s, the first file's %s: read profiles of one kind "
+			    "together", name, st->type);
+
+	struct profile_source source = *profile__source(st->profile);
+	if (!st->seen_file) {
+		snprintf(st->type, sizeof st->type, "%s", name);
+		profile__set_unit(st->profile, profile_unit);
+		/* what was measured: the type, or for a count of samples what the
+		 * period counts (Go's CPU profiles: samples, period cpu) */
+		struct span measure = type;
+		if (span_is(type, "samples") && f->has_period_type)
+			measure = f->strings[f->period_type.type];
+		if (!span_is(measure, "samples"))
+			snprintf(source.measure, sizeof source.measure, "%.*s", (int)measure.len,
+				 (const char *)measure.data);
+		if (f->has_period_type && f->period) {
+			struct span pt = f->strings[f->period_type.type];
+			struct span pu = f->strings[f->period_type.unit];
+			uint64_t period_factor;
+			pprof_names__profile_unit((const char *)pt.data, pt.len, (const char *)pu.data,
+						  pu.len, &source.period_unit, &period_factor);
+			source.period = f->period * period_factor;
+		}
+	}
+	if (f->time_nanos) {
+		uint64_t end = f->time_nanos + f->duration_nanos;
+		st->start = st->start && st->start < f->time_nanos ? st->start : f->time_nanos;
+		st->end = st->end > end ? st->end : end;
+		source.start_unix_ns = st->start;
+		source.duration_ns = st->end - st->start;
+	} else if (!st->seen_file) {
+		source.duration_ns = f->duration_nanos;
+	}
+	profile__set_source(st->profile, &source);
+
+	/* flamekit's own comment on its time slices */
+	struct profile_time time = { 0 };
+	for (size_t i = 0; i < f->comment_count; i++) {
+		struct span c = f->strings[f->comments[i]];
+		char text[128];
+		if (c.len >= sizeof text || c.len < sizeof PPROF_NAMES_TIME_COMMENT - 1 ||
+		    memcmp(c.data, PPROF_NAMES_TIME_COMMENT, sizeof PPROF_NAMES_TIME_COMMENT - 1) != 0)
+			continue;
+		memcpy(text, c.data, c.len);
+		text[c.len] = '\0';
+		if (sscanf(text + sizeof PPROF_NAMES_TIME_COMMENT - 1, " slice_ns=%" SCNu64 " start_ns=%" SCNu64,
+			   &time.slice_ns, &time.start_ns) != 2)
+			time = (struct profile_time){ 0 };
+	}
+	if (st->seen_file && (time.slice_ns != st->time.slice_ns ||
+			       time.start_ns != st->time.start_ns))
+		return fail(f, "its time slices differ from the first file's: read it on its own");
+	st->time = time;
+	if (time.slice_ns)
+		profile__set_time(st->profile, &time);
+	return 0;
+}
+
+/* --- frames and samples ------------------------------------------------------- */
+
+/* Every location's frames, root first (its lines outermost first). */
+static void resolve_locations(struct read_state *st, struct pprof_file *f)
+{
+	st->frames_len = 0;
+	for (size_t i = 0; i < f->location_count; i++) {
+		struct location *l = &f->locations[i];
+		enum profile_frame_kind kind = PROFILE_FRAME_NATIVE;
+		if (l->mapping_id) {
+			struct span file =
+				f->strings[f->mappings[id_index__find(&f->mapping_ids, l->mapping_id)].filename];
+			kind = pprof_names__kind_of_mapping((const char *)file.data, file.len);
+		}
+		l->frames = st->frames_len;
+		l->frame_count = l->line_count ? l->line_count : 1;
+		st->frames = fk_grow(st->frames, &st->frames_cap, st->frames_len + l->frame_count,
+				     sizeof(*st->frames));
+		if (!l->line_count) {
+			buf__reset(&st->name);
+			buf__printf(&st->name, "0x%" PRIx64, l->address);
+			frame_id id = profile__intern(st->profile, st->name.data, st->name.len);
+			if (kind != PROFILE_FRAME_NATIVE)
+				profile__set_frame_kind(st->profile, id, kind);
+			st->frames[st->frames_len++] = id;
+			continue;
+		}
+		for (size_t k = l->line_count; k-- > 0;) {
+			const struct function *fn =
+				&f->functions[id_index__find(&f->function_ids, f->lines[l->lines + k])];
+			struct span name = f->strings[fn->name];
+			if (!name.len)
+				name = f->strings[fn->system_name];
+			buf__reset(&st->name);
+			if (name.len)
+				buf__append(&st->name, name.data, name.len);
+			else
+				buf__append(&st->name, "[unknown]", 9);
+			/* the folded separator cannot be in a name */
+			for (size_t c = 0; c < st->name.len; c++)
+				if (st->name.data[c] == ';')
+					st->name.data[c] = ':';
+			bool inlined = k + 1 < l->line_count;
+			if (inlined && profile_frame_kind__of_name(st->name.data, st->name.len) !=
+					       PROFILE_FRAME_INLINED)
+				buf__append(&st->name, "_[i]", 4);
+			frame_id id = profile__intern(st->profile, st->name.data, st->name.len);
+			if (!inlined && kind != PROFILE_FRAME_NATIVE)
+				profile__set_frame_kind(st->profile, id, kind);
+			st->frames[st->frames_len++] = id;
+		}
+	}
+}
+
+static int read_label(const struct pprof_file *f, struct pb_reader r, bool gzip,
+		      string_index *key, string_index *str, uint64_t *num)
+{
+	struct pb_field field;
+	int got;
+	*key = *str = *num = 0;
+	while ((got = pb__next(&r, &field)) > 0) {
+		uint64_t *to = field.number == 1 ? key : field.number == 2 ? str :
+			       field.number == 3 ? num : NULL;
+		if (to && scalar(f, &field, "a Label", field.number == 1 ? "key" : "value", to) < 0)
+			return -1;
+	}
+	if (got < 0)
+		return malformed(f, &r, gzip);
+	if (check_string(f, *key, "a label") < 0 || check_string(f, *str, "a label") < 0)
+		return -1;
+	return 0;
+}
+
+static int read_sample(struct read_state *st, const struct pprof_file *f, size_t number,
+		       size_t chosen, uint64_t factor, bool gzip)
+{
+	struct pb_field field;
+	struct pb_field whole = { .data = f->samples[number].data, .len = f->samples[number].len };
+	struct pb_reader top = pb_reader__init(f->bytes, 0);
+	struct pb_reader r = pb_reader__message(&top, &whole);
+	size_t ids = 0, values = 0;
+	struct profile_key key = { 0 };
+	struct span comm = { 0 };
+	int got;
+	while ((got = pb__next(&r, &field)) > 0) {
+		if (field.number == 1 || field.number == 2) {
+			struct pb_varints it;
+			uint64_t v;
+			if (!pb_field__varints(&field, &it))
+				return wrong_wire(f, &field, "a Sample",
+						  field.number == 1 ? "location_id" : "value", PB_LEN);
+			while ((got = pb_varints__next(&it, &v)) > 0) {
+				if (field.number == 1) {
+					st->ids = fk_grow(st->ids, &st->ids_cap, ids + 1, sizeof(*st->ids));
+					st->ids[ids++] = v;
+				} else {
+					st->values = fk_grow(st->values, &st->values_cap, values + 1,
+							     sizeof(*st->values));
+					st->values[values++] = v;
+				}
+			}
+			if (got < 0)
+				return fail(f, "not a valid pprof profile: sample %zu has a malformed "
+					    "packed field at byte %zu", number + 1, field.offset);
+		} else if (field.number == 3) {
+			struct pb_reader label;
+			string_index k, s;
+			uint64_t num;
+			if (submessage(f, &r, &field, "a Sample", "label", &label) < 0 ||
+			    read_label(f, label, gzip, &k, &s, &num) < 0)
+				return -1;
+			struct span name = f->strings[k];
+			if (span_is(name, "pid") && num <= UINT32_MAX)
+				key.pid = (uint32_t)num;
+			else if (span_is(name, "comm"))
+				comm = f->strings[s];
+			else if (span_is(name, "time") && st->time.slice_ns &&
+				 num / st->time.slice_ns <= UINT32_MAX)
+				key.slice = (uint32_t)(num / st->time.slice_ns);
+		}
+	}
+	if (got < 0)
+		return malformed(f, &r, gzip);
+	if (values != f->type_count) {
+		struct buf types = BUF_INIT;
+		describe_types(f, &types);
+		fail(f, "not a valid pprof profile: sample %zu has %zu value%s for %zu sample "
+		     "type%s (%s)", number + 1, values, values == 1 ? "" : "s", f->type_count,
+		     f->type_count == 1 ? "" : "s", types.data ? types.data : "none");
+		buf__free(&types);
+		return -1;
+	}
+	if ((int64_t)st->values[chosen] < 0)
+		return fail(f, "sample %zu has a negative value (%" PRId64 "): flamekit reads "
+			    "counts, not differences of profiles", number + 1,
+			    (int64_t)st->values[chosen]);
+	/* the stack, root first: the locations from the last */
+	size_t depth = 0;
+	for (size_t i = ids; i-- > 0;) {
+		size_t at = id_index__find(&f->location_ids, st->ids[i]);
+		if (at == SIZE_MAX)
+			return fail(f, "not a valid pprof profile: sample %zu names location %" PRIu64
+				    ", which the profile does not have", number + 1, st->ids[i]);
+		const struct location *l = &f->locations[at];
+		st->stack = fk_grow(st->stack, &st->stack_cap, depth + l->frame_count,
+				    sizeof(*st->stack));
+		memcpy(st->stack + depth, st->frames + l->frames, l->frame_count * sizeof(frame_id));
+		depth += l->frame_count;
+	}
+	if (st->values[chosen] > INT64_MAX / factor)
+		return fail(f, "sample %zu has a value too large for its unit (%" PRIu64 " times %"
+			    PRIu64 ")", number + 1, st->values[chosen], factor);
+	if (st->values[chosen] == 0)
+		return 0;
+	if (depth && comm.len) {
+		size_t len;
+		const char *root = profile__frame_name(st->profile, st->stack[0], &len);
+		if (len == comm.len && memcmp(root, comm.data, len) == 0)
+			profile__set_frame_kind(st->profile, st->stack[0], PROFILE_FRAME_PROCESS);
+	}
+	union profile_value value = { .integer = st->values[chosen] * factor };
+	profile__add(st->profile, st->stack, (uint32_t)depth, &key, &value);
+	return 0;
+}
+
+static void release_file(struct pprof_file *f)
+{
+	free(f->strings);
+	free(f->types);
+	free(f->samples);
+	free(f->mappings);
+	free(f->functions);
+	free(f->locations);
+	free(f->lines);
+	free(f->comments);
+	free(f->mapping_ids.sorted);
+	free(f->function_ids.sorted);
+	free(f->location_ids.sorted);
+}
+
+static int read_file(struct read_state *st, struct input *in)
+{
+	struct pprof_file f = { .name = input__name(in) };
+	const char *data;
+	size_t len;
+	int status = -1;
+	if (input__contents(in, &data, &len) < 0)
+		return -1;
+	bool gzip = input__gzip(in);
+	if (len == 0) {
+		fail(&f, "not a pprof profile: it is empty");
+		goto done;
+	}
+	if (read_tables(&f, (const uint8_t *)data, len, gzip) < 0 || check_tables(&f) < 0)
+		goto done;
+	if (f.type_count == 0) {
+		status = f.sample_count ? fail(&f, "not a valid pprof profile: it has samples but "
+					       "no sample types") : 0;
+		goto done;
+	}
+	size_t chosen;
+	uint64_t factor;
+	if (choose_type(&f, st->options->sample_type, &chosen) < 0 ||
+	    take_source(st, &f, chosen, &factor) < 0)
+		goto done;
+	st->seen_file = true;
+	resolve_locations(st, &f);
+	for (size_t i = 0; i < f.sample_count; i++)
+		if (read_sample(st, &f, i, chosen, factor, gzip) < 0)
+			goto done;
+	status = 0;
+done:
+	release_file(&f);
+	return status;
+}
+
+int pprof_reader__read(struct read_context *ctx, struct input *const *inputs, size_t count,
+		       struct profile *profile)
+{
+	static const struct pprof_read_options defaults = { 0 };
+	struct read_state st = { .options = ctx->options ? ctx->options : &defaults,
+				 .profile = profile };
+	int status = 0;
+	for (size_t i = 0; i < count && status == 0; i++)
+		status = read_file(&st, inputs[i]);
+	free(st.frames);
+	free(st.stack);
+	free(st.ids);
+	free(st.values);
+	buf__free(&st.name);
+	return status;
+}
+
+/* --- probe --------------------------------------------------------------------- */
+
+/* The wire type each of profile.proto's fields has (comment: either). */
+static bool profile_field_fits(uint32_t number, enum pb_wire wire)
+{
+	switch (number) {
+	case PROFILE_SAMPLE_TYPE: case PROFILE_SAMPLE: case PROFILE_MAPPING:
+	case PROFILE_LOCATION: case PROFILE_FUNCTION: case PROFILE_STRING_TABLE:
+	case PROFILE_PERIOD_TYPE:
+		return wire == PB_LEN;
+	case PROFILE_COMMENT:
+		return wire == PB_LEN || wire == PB_VARINT;
+	case PROFILE_DROP_FRAMES: case PROFILE_KEEP_FRAMES: case PROFILE_TIME_NANOS:
+	case PROFILE_DURATION_NANOS: case PROFILE_PERIOD: case PROFILE_DEFAULT_SAMPLE_TYPE:
+	case PROFILE_DOC_URL:
+		return wire == PB_VARINT;
+	}
+	return false;
+}
+
+int pprof_reader__probe(const char *head, size_t len)
+{
+	struct pb_reader r = pb_reader__init(head, len);
+	struct pb_field field;
+	size_t fields = 0;
+	int got;
+	while ((got = pb__next(&r, &field)) > 0) {
+		if (!profile_field_fits(field.number, field.wire))
+			return 0;
+		fields++;
+	}
+	/* a window of a larger input may cut its last field; a cut file is
+	 * pprof too, for its reader to say where it ends */
+	if (got < 0 && !(fields >= 2 && strstr(r.error, "truncated")))
+		return 0;
+	return fields > 0 ? 100 : 0;
+}
+
+/* --- options --------------------------------------------------------------------- */
+
+enum { OPT_SAMPLE_TYPE = READER_OPTION_FIRST + 100 };
+
+static const struct option pprof_own_long_options[] = {
+	{ "sample-type", required_argument, NULL, OPT_SAMPLE_TYPE },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_pprof_option(void *options, int code, const char *arg)
+{
+	struct pprof_read_options *p = options;
+	if (code != OPT_SAMPLE_TYPE)
+		return error("unknown pprof option %d", code);
+	if (!*arg)
+		return error("--sample-type wants the name of one of the profile's sample types, "
+			     "e.g. cpu or alloc_space");
+	p->sample_type = arg;
+	return 0;
+}
+
+const struct reader_options pprof_reader_options = {
+	.own_long_options = pprof_own_long_options,
+	.own_help =
+		"  --sample-type=NAME  the values of sample type NAME (e.g. samples, cpu,\n"
+		"                      alloc_space); default: the profile's\n"
+		"                      default_sample_type, else its last, as pprof shows\n",
+	.names = "--sample-type",
+	.input = "pprof profiles",
+	.size = sizeof(struct pprof_read_options),
+	.parse = parse_pprof_option,
+};
