@@ -177,8 +177,10 @@ static void record_usage(FILE *out)
 	      "  -U, --user-stacks-only    user stacks only\n"
 	      "  -K, --kernel-stacks-only  kernel stacks only\n"
 	      "  -g                        accepted for perf's sake: stacks are always on\n"
-	      "      --unwind=MODE         user stacks by auto (default): dwarf where the\n"
-	      "                            kernel allows; fp: frame pointers, walked in the\n"
+	      "      --unwind=MODE         user stacks by auto (default): walked in the kernel\n"
+	      "                            from the binaries' .eh_frame where the kernel\n"
+	      "                            allows, copied as dwarf does where the walk\n"
+	      "                            cannot go; fp: frame pointers, walked in the\n"
 	      "                            kernel (cheapest, but programs built without them\n"
 	      "                            lose frames); dwarf: the top 64 KB of each stack\n"
 	      "                            copied and unwound from the binaries' .eh_frame\n"
@@ -194,10 +196,10 @@ static void record_usage(FILE *out)
 	      "off-CPU time (as bcc offcputime and offwaketime; needs the kernel's BTF):\n"
 	      "      --off-cpu             count the microseconds each task is off CPU (asleep,\n"
 	      "                            blocked, or waiting to run) by the stacks it left\n"
-	      "                            with; user stacks by frame pointers (copying them\n"
-	      "                            at every switch would cost too much), so code\n"
-	      "                            built without them loses frames, often the\n"
-	      "                            caller of a libc system call\n"
+	      "                            with; user stacks walked in the kernel from the\n"
+	      "                            binaries' unwind tables (--unwind=fp: by frame\n"
+	      "                            pointers, so code built without them loses\n"
+	      "                            frames, often the caller of a libc system call)\n"
 	      "      --min-block US        only blocks of at least US microseconds (default 1)\n"
 	      "      --max-block US        only blocks of at most US microseconds\n"
 	      "      --state STATE         only tasks that left the CPU in STATE: any (the\n"
@@ -439,7 +441,7 @@ static int check_off_cpu_options(const struct record_options *o)
 		return error("-I: the idle task is off CPU exactly while others run; drop -I "
 			     "with %s", name);
 	if (o->unwind == UNWIND_DWARF)
-		return error("--unwind=dwarf: %s walks user stacks by frame pointers "
+		return error("--unwind=dwarf: %s walks user stacks in the kernel "
 			     "(copying stacks at every context switch would cost too much): "
 			     "drop --unwind or give --unwind=fp", name);
 	if (s->min_block_us > s->max_block_us)
@@ -902,7 +904,8 @@ static void format_header(const struct record_options *o, struct buf *line)
 			    "%" PRIu64 " us a sample, at %u Hertz; off-CPU frames marked _[o]%s)",
 			    what.data, stacks, s->sample_weight, s->period ?
 			    (unsigned)(1000000000 / s->period) : s->frequency,
-			    s->user_stacks ? "; user stacks by frame pointers" : "");
+			    !s->user_stacks ? "" : s->kernel_unwind ?
+			    "; user stacks from unwind tables" : "; user stacks by frame pointers");
 	else if (s->event && s->event_every > 1)
 		buf__printf(line, "Tracing %s samples (one in %" PRIu64 " events) of %s by %s "
 			    "stack%s", s->event->text, s->event_every, what.data, stacks,
@@ -916,7 +919,8 @@ static void format_header(const struct record_options *o, struct buf *line)
 		buf__printf(line, "Tracing %s time (us) of %s by %s %sstack%s",
 			    s->wakeups ? "blocked" : "off-CPU", what.data, stacks,
 			    s->wakeups ? "off-CPU and waker " : "",
-			    s->user_stacks ? " (user stacks by frame pointers)" : "");
+			    !s->user_stacks ? "" : s->kernel_unwind ?
+			    " (user stacks from unwind tables)" : " (user stacks by frame pointers)");
 	else if (s->period)
 		buf__printf(line, "Sampling every %" PRIu64 " ns of CPU time of %s by %s stack",
 			    s->period, what.data, stacks);
@@ -960,6 +964,27 @@ static void explain_no_stacks(const struct record_options *o, struct buf *why)
 	buf__free(&cpu);
 }
 
+/* Is this a release of Linux at least major.minor? */
+static bool kernel_at_least(unsigned want_major, unsigned want_minor)
+{
+	struct utsname u;
+	unsigned major = 0, minor = 0;
+
+	return uname(&u) == 0 && sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
+	       (major > want_major || (major == want_major && minor >= want_minor));
+}
+
+/* --unwind=auto: user stacks walked in the kernel from the binaries'
+ * tables where it can (x86-64, the kernel's BTF, bpf_loop: Linux 5.17). */
+static bool choose_kernel_unwind(void)
+{
+#if defined(__x86_64__)
+	return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && kernel_at_least(5, 17);
+#else
+	return false;
+#endif
+}
+
 /* --unwind=auto: copied stacks where the kernel can give them (x86-64 user
  * registers through bpf_task_pt_regs(), Linux 5.15, which needs the
  * kernel's BTF), since most binaries of a distribution have no frame
@@ -970,21 +995,76 @@ static void explain_no_stacks(const struct record_options *o, struct buf *why)
 static bool choose_dwarf(const struct record_options *o)
 {
 #if defined(__x86_64__)
-	struct utsname u;
-	unsigned major = 0, minor = 0;
 	/* -e: events can come far oftener than the timer's 49 Hz, and a copy
 	 * is up to 64 KB: frame pointers unless --unwind=dwarf asks */
 	if (o->unwind == UNWIND_AUTO && o->sampler.event)
 		return false;
 	if (o->unwind == UNWIND_AUTO)
-		return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && uname(&u) == 0 &&
-		       sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
-		       (major > 5 || (major == 5 && minor >= 15));
+		return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && kernel_at_least(5, 15);
 	return o->unwind == UNWIND_DWARF;
 #else
 	(void)o;
 	return false;
 #endif
+}
+
+static int compare_fallbacks(const void *a, const void *b)
+{
+	const struct recording_fallback *x = a, *y = b;
+	return x->samples > y->samples ? -1 : x->samples < y->samples;
+}
+
+/*
+ * --unwind=auto: how many samples' user stacks the kernel could not walk
+ * and left to the copy path, and where: the binaries (most first) its walk
+ * stopped in; "new processes" for those sampled before their mappings
+ * were given to the kernel (a process's first sample always is).
+ */
+static void report_fallbacks(const struct recording_results *r,
+			     const struct bpf_sampler_stats *stats, bool verbose)
+{
+	uint64_t walked = stats->unwound + r->fallback_samples;
+	struct buf where = BUF_INIT;
+
+	if (verbose || stats->unwound_deep) {
+		struct kernel_unwind_stats k;
+		kernel_unwind__stats(r->kernel_unwind, &k);
+		fprintf(stderr, "flamekit: %" PRIu64 " user stacks walked in the kernel (%" PRIu64
+			" cut at %d frames); %" PRIu64 " unwind tables, %" PRIu64 " KiB, for %"
+			PRIu64 " processes; %" PRIu64 " binaries without one, %" PRIu64
+			" over the budget\n", stats->unwound, stats->unwound_deep,
+			BPF_SAMPLER_MAX_USER_DEPTH, k.tables, k.bytes / 1024,
+			k.processes, k.no_table, k.over_budget);
+	}
+	if (r->fallback_samples == 0)
+		return;
+	struct recording_fallback *sorted = fk_calloc(r->fallback_binary_count,
+						      sizeof(*sorted));
+	memcpy(sorted, r->fallback_binaries, r->fallback_binary_count * sizeof(*sorted));
+	qsort(sorted, r->fallback_binary_count, sizeof(*sorted), compare_fallbacks);
+	for (size_t i = 0; i < r->fallback_binary_count && i < 5; i++) {
+		const char *name = sorted[i].binary ? strrchr(sorted[i].binary, '/') : NULL;
+		buf__printf(&where, "%s%s %" PRIu64, i ? ", " : "",
+			    name ? name + 1 : sorted[i].binary ? sorted[i].binary : "new processes",
+			    sorted[i].samples);
+	}
+	if (r->fallback_binary_count > 5)
+		buf__printf(&where, ", ...");
+	fprintf(stderr, "flamekit: %" PRIu64 " of %" PRIu64 " user stacks (%.1f%%) unwound in "
+		"user space, not in the kernel: %s\n", r->fallback_samples, walked,
+		walked ? 100.0 * (double)r->fallback_samples / (double)walked : 0.0, where.data);
+	if (verbose) {
+		static const char *const why[] = { "", "new processes", "outside the mappings known",
+			"binaries without a table", "rules the walk does not follow",
+			"stack memory not readable" };
+		fputs("flamekit: by why:", stderr);
+		for (size_t i = 1; i < sizeof(why) / sizeof(why[0]); i++)
+			if (r->fallback_reasons[i])
+				fprintf(stderr, " %s %" PRIu64 ";", why[i], r->fallback_reasons[i]);
+		fputc('\n', stderr);
+	}
+	free(sorted);
+	buf__free(&where);
 }
 
 /*
@@ -1154,6 +1234,11 @@ static int record_run(struct record_options *o)
 	}
 	o->sampler.copy_user_stacks = o->sampler.user_stacks && !o->sampler.off_cpu &&
 				      choose_dwarf(o);
+	/* auto: the walk in the kernel, what it cannot do copied (off CPU:
+	 * walked by frame pointers) */
+	o->sampler.kernel_unwind = o->sampler.user_stacks && o->unwind == UNWIND_AUTO &&
+				   (o->sampler.copy_user_stacks || o->sampler.off_cpu) &&
+				   choose_kernel_unwind();
 	if (o->sampler.all_time)  /* a timer sample's CPU time, in us */
 		o->sampler.sample_weight = o->sampler.period ? o->sampler.period / 1000 :
 			(1000000 + o->sampler.frequency / 2) / o->sampler.frequency;
@@ -1284,6 +1369,13 @@ static int record_run(struct record_options *o)
 		warning("%" PRIu64 " stacks could not be read or stored and show as [Missed ... "
 			"Stack]; raise --stack-storage-size if the stack map was full",
 			stats.stacks_lost);
+	if (r->kernel_unwind)
+		report_fallbacks(r, &stats, o->sampler.verbose);
+	if (r->kernel_unwind && stats.unwound_fp)
+		fprintf(stderr, "flamekit: %" PRIu64 " of %" PRIu64 " off-CPU and waker user stacks "
+			"walked by frame pointers only (their process's tables were not loaded "
+			"yet): cut short where code keeps no frame pointers\n", stats.unwound_fp,
+			stats.unwound_fp + stats.unwound);
 	if (r->unwinder) {
 		const struct unwind_stop *stops;
 		size_t stop_count = user_unwinder__stops(r->unwinder, &stops);

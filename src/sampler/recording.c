@@ -8,7 +8,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/types.h>
+
+#include "../bpf/record.h"
 #include "../lib/xalloc.h"
+#include "kernel_unwind.h"
 #include "task_events.h"
 
 #define RECORDING_MAX_FRAMES 1024
@@ -28,6 +32,7 @@ struct recording {
 	struct task_events *events;
 	uint64_t events_read_at;            /* CLOCK_MONOTONIC ns of the last read */
 	struct user_unwinder *unwinder;     /* copied stacks */
+	struct kernel_unwind *kernel_unwind; /* the kernel's tables; NULL: none */
 	struct user_counts *counts;
 	uint32_t *exited, *exiting;         /* pids whose Dwfl goes after the next poll */
 	size_t exited_count, exited_cap, exiting_count, exiting_cap;
@@ -35,13 +40,24 @@ struct recording {
 	uint64_t drain_until;               /* CLOCK_MONOTONIC ns: unwind no later */
 	bool drop_late;                     /* after drain_until drop the rest, do not stop */
 	uint64_t dropped;                   /* copied samples not unwound: no time left */
+	size_t fallback_cap;
 };
+
+static void read_task_events(struct recording *r);
 
 static void on_new_pid(uint32_t pid, void *arg)
 {
 	struct recording *r = arg;
-	if (!r->unwinder)
+	if (!r->unwinder || r->kernel_unwind)
 		process_symbols__add(r->results.processes, pid);
+	/* the kernel's walk gets a new process's (or an exec's) mappings
+	 * here, its stacks meanwhile copied (off CPU: walked by frame
+	 * pointers); not only from its copied samples: a full ring may have
+	 * dropped them all */
+	if (r->kernel_unwind) {
+		read_task_events(r);
+		kernel_unwind__install(r->kernel_unwind, pid, UINT64_MAX, true);
+	}
 	interp_session__see(r->results.interp, pid);
 }
 
@@ -78,8 +94,11 @@ static void on_task_exit(uint32_t pid, uint64_t time, void *arg)
 {
 	struct recording *r = arg;
 	(void)time;
-	if (!r->unwinder)
+	if (!r->unwinder) {
+		if (r->kernel_unwind)  /* no copies of it wait to be unwound */
+			kernel_unwind__forget(r->kernel_unwind, pid);
 		return;
+	}
 	r->exiting = fk_grow(r->exiting, &r->exiting_cap, r->exiting_count + 1,
 			     sizeof(*r->exiting));
 	r->exiting[r->exiting_count++] = pid;
@@ -105,6 +124,36 @@ static void read_task_events(struct recording *r)
 		return;
 	r->events_read_at = monotonic_ns();
 	task_events__read(r->events, &task_callbacks, r);
+}
+
+/* A sample the kernel did not walk, counted by the binary it stopped in
+ * (NULL: none known, e.g. a process the kernel's walk did not know yet).
+ * Returns whether that binary is known here. */
+static bool count_fallback(struct recording *r, const struct copied_sample *sample)
+{
+	struct process_module m;
+	const char *binary = NULL;
+
+	if (sample->fallback != RECORD_FALLBACK_NO_PROC &&
+	    process_symbols__module_at(r->results.processes, sample->pid, sample->fallback_pc,
+				       sample->time, &m))
+		binary = m.path;
+	r->results.fallback_samples++;
+	if (sample->fallback < RECORD_FALLBACKS)
+		r->results.fallback_reasons[sample->fallback]++;
+	for (size_t i = 0; i < r->results.fallback_binary_count; i++) {
+		struct recording_fallback *f = &r->results.fallback_binaries[i];
+		if (f->binary == binary || (f->binary && binary && strcmp(f->binary, binary) == 0)) {
+			f->samples++;
+			return binary != NULL;
+		}
+	}
+	r->results.fallback_binaries = fk_grow(r->results.fallback_binaries, &r->fallback_cap,
+					       r->results.fallback_binary_count + 1,
+					       sizeof(*r->results.fallback_binaries));
+	r->results.fallback_binaries[r->results.fallback_binary_count++] =
+		(struct recording_fallback){ binary, 1 };
+	return binary != NULL;
 }
 
 static int on_copied_sample(const struct copied_sample *sample, void *arg)
@@ -145,14 +194,29 @@ static int on_copied_sample(const struct copied_sample *sample, void *arg)
 	if (stack_end != UINT64_MAX)
 		bpf_sampler__set_stack_end(r->results.sampler, sample->tid, stack_end);
 	user_counts__add(r->counts, &key);
+	if (r->kernel_unwind && sample->fallback != RECORD_FALLBACK_NONE) {
+		bool known = count_fallback(r, sample);
+		/* the kernel lacked the process's mappings, or had old ones: a
+		 * binary known here it did not know (mapped since, or not yet
+		 * opened when the entry was filled) */
+		if (sample->fallback == RECORD_FALLBACK_NO_PROC ||
+		    sample->fallback == RECORD_FALLBACK_NO_MAPPING ||
+		    sample->fallback == RECORD_FALLBACK_NO_TABLE)
+			kernel_unwind__install(r->kernel_unwind, sample->pid, sample->time,
+					       sample->fallback == RECORD_FALLBACK_NO_PROC ||
+					       (sample->fallback == RECORD_FALLBACK_NO_MAPPING && known));
+	}
 	return late;  /* (this one is taken: the reader has moved past it) */
 }
 
 /* Dwfls of processes that exited before the previous poll: their samples are in. */
 static void forget_exited(struct recording *r)
 {
-	for (size_t i = 0; i < r->exited_count; i++)
+	for (size_t i = 0; i < r->exited_count; i++) {
 		user_unwinder__forget(r->unwinder, r->exited[i]);
+		if (r->kernel_unwind)
+			kernel_unwind__forget(r->kernel_unwind, r->exited[i]);
+	}
 	uint32_t *swap = r->exited;
 	size_t swap_cap = r->exited_cap;
 	r->exited = r->exiting;
@@ -194,7 +258,7 @@ int recording__new_with_interp(const struct bpf_sampler_options *options, bool a
 	/* A process whose stacks the kernel walks is read when it is first
 	 * sampled, while it still runs; a copied stack's sample brings its
 	 * process along as it is unwound. */
-	o.notify_new_pids = o.user_stacks && !o.copy_user_stacks;
+	o.notify_new_pids = o.user_stacks && (!o.copy_user_stacks || o.kernel_unwind);
 	/* interpreters are recognised as their processes are first sampled */
 	o.python = interp && interp->python && o.user_stacks;
 	o.python_lines = o.python && interp->lines;
@@ -219,6 +283,11 @@ int recording__new_with_interp(const struct bpf_sampler_options *options, bool a
 		for (size_t i = 0; i < o.pid_count; i++)
 			interp_session__see(r->results.interp, o.pids[i]);
 	}
+	if (o.kernel_unwind && o.user_stacks && (o.copy_user_stacks || o.off_cpu))
+		r->kernel_unwind = kernel_unwind__new(
+			bpf_sampler__map_fd(r->results.sampler, "unwind_rows"),
+			bpf_sampler__map_fd(r->results.sampler, "unwind_procs"), r->results.processes);
+	r->results.kernel_unwind = r->kernel_unwind;
 	if (bpf_sampler__attach(r->results.sampler) < 0)
 		goto cleanup;
 	*out = r;
@@ -351,6 +420,8 @@ void recording__free(struct recording *r)
 	recording__free_sampler(r);
 	task_events__free(r->events);
 	user_unwinder__free(r->unwinder);
+	kernel_unwind__free(r->kernel_unwind);
+	free(r->results.fallback_binaries);
 	user_counts__free(r->counts);
 	free(r->pcs);
 	free(r->exited);
