@@ -209,7 +209,7 @@ int cmd_record(int argc, char **argv)
 	if (parsed > 0)
 		record_usage(stdout);
 	int status = parsed < 0 ? EXIT_BAD_INPUT : parsed > 0 ? 0 :
-		o.rate ? record_rate__run(&o) : record_once__run(&o);
+		o.rate ? record_rate__run(&o) : o.every ? record_every__run(&o) : record_once__run(&o);
 	record_options__release(&o);
 	return status;
 }

@@ -63,6 +63,8 @@ struct record_options {
 	struct event_spec *events;         /* parsed: one for record, any number for --rate */
 	size_t event_count;
 	bool rate;                         /* --rate: count events per second, no stacks */
+	unsigned every;                    /* --every: seconds a window, each its own profile */
+	unsigned keep;                     /* --keep: --outdir's windows kept; 0: all */
 	struct interp_options interp;      /* interpreter frames (Python by default) */
 	struct svg_options graph;          /* flamegraph's display options (graph_options.h) */
 	int graph_option;                  /* the first of them given (its getopt value), 0: none */
@@ -82,6 +84,7 @@ void record_options__release(struct record_options *o);
 /* The modes; each returns an exit status (cli.h). */
 int record_once__run(struct record_options *o);
 int record_rate__run(struct record_options *o);
+int record_every__run(struct record_options *o);
 
 /*
  * The stop signals, taken synchronously while sampling (sigtimedwait): the
@@ -111,7 +114,8 @@ struct sampled_profile_options record__naming(const struct record_options *o, bo
 void record__set_source(const struct record_options *o, const struct timespec *start,
 			double elapsed, struct profile *profile);
 /* Writes the profile where the options say (-o, stdout, or --outdir's files
- * named by `started`); a writer__write_file() status. */
+ * named by `started`; with --every, the window's one file); a
+ * writer__write_file() status. */
 int record__write(const struct record_options *o, time_t started, const struct profile *profile,
 		  const char *header, const char *empty_text);
 /* "flamekit: N samples, M distinct stacks in S s; L lost", why there are

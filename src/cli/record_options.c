@@ -45,6 +45,8 @@ enum {
 	OPT_USER_THREADS_ONLY,
 	OPT_KERNEL_THREADS_ONLY,
 	OPT_WAKEUPS,
+	OPT_EVERY,
+	OPT_KEEP,
 };
 
 
@@ -216,6 +218,10 @@ static const struct record_option record_options_table[] = {
 	  FIELD(sampler.kernel_threads_only), .off_cpu = true },
 	{ .getopt = { "wakeups", no_argument, NULL, OPT_WAKEUPS }, .kind = ROW_TRUE, FIELD(sampler.wakeups),
 	  .off_cpu = true },
+	{ .getopt = { "every", required_argument, NULL, OPT_EVERY }, .kind = ROW_NUMBER,
+	  FIELD(every), .min = 1, .max = 86400 },
+	{ .getopt = { "keep", required_argument, NULL, OPT_KEEP }, .kind = ROW_NUMBER,
+	  FIELD(keep), .min = 1, .max = 100000000 },
 	{ .getopt = { "verbose", no_argument, NULL, 'v' }, .kind = ROW_TRUE, FIELD(sampler.verbose) },
 	{ .getopt = { "help", no_argument, NULL, 'h' }, .kind = ROW_CALL, .set = set_help },
 	{ .getopt = { "", no_argument, NULL, 'g' }, .kind = ROW_TRUE, FIELD(call_graph) },  /* -g only */
@@ -465,7 +471,7 @@ static int check_rate_options(const struct record_options *o)
 		o->outdir ? "--outdir" : o->sampler.all_time ? "--all-time" :
 		o->sampler.off_cpu ? "--off-cpu" : o->frequency_given ? "-F" :
 		o->period_given ? "-c" : o->sampler.cpu >= 0 ? "-C" :
-		o->sampler.slice_ns ? "--timeline" :
+		o->sampler.slice_ns ? "--timeline" : o->every ? "--every" :
 		o->graph_option ? graph_options__name(o->graph_option) : NULL;
 
 	if (o->event_count == 0)
@@ -518,6 +524,10 @@ static int pick_writer(struct record_options *o)
 	if (o->folded && o->format && o->format != folded)
 		return error("-f writes folded stacks but --format asks for %s: drop one",
 			     o->format->name);
+	if (o->every) {  /* one file a window: pprof unless --format says */
+		o->writer = o->format ? o->format : writer__find("pprof");
+		return 0;
+	}
 	if (o->outdir) {
 		o->writer = o->format ? o->format : folded;
 		if (o->writer == writer__find("svg"))
@@ -598,6 +608,32 @@ static int check_timeline(struct record_options *o)
 	return 0;
 }
 
+/* --every and --keep against the rest: a window is a slice of its own, and
+ * goes somewhere of its own. */
+static int check_every(const struct record_options *o)
+{
+	if (o->keep && !(o->every && o->outdir))
+		return error("--keep N keeps the newest N windows of --every in --outdir: give "
+			     "both");
+	if (!o->every)
+		return 0;
+	if (o->sampler.slice_ns)
+		return error("--every and --timeline exclude each other: each window is one "
+			     "profile of its own");
+	if (o->output_path || o->folded)
+		return error("--every writes one profile per window: give --outdir DIR "
+			     "instead of %s", o->output_path ? "-o" : "-f");
+	if (!o->outdir)
+		return error("--every writes one profile per window: give --outdir DIR");
+	if (o->debuginfod)
+		return error("--debuginfod fetches after the recording, which --every does not "
+			     "wait for: drop it (fetch once with a plain record)");
+	if (o->duration > 0 && o->duration < o->every)
+		return error("--every %u with a duration of %g s: no window would close; give a "
+			     "longer duration or a shorter --every", o->every, o->duration);
+	return 0;
+}
+
 static void note_graph_option(struct record_options *o, int opt)
 {
 	if (!o->graph_option)
@@ -614,7 +650,7 @@ static void note_graph_option(struct record_options *o, int opt)
 static int check_graph_options(const struct record_options *o)
 {
 	const char *name = o->writer ? o->writer->name : "";
-	bool svg = o->outdir || strcmp(name, "svg") == 0, page = strcmp(name, "html") == 0;
+	bool svg = (o->outdir && !o->every) || strcmp(name, "svg") == 0, page = strcmp(name, "html") == 0;
 
 	if (!o->graph_option)
 		return 0;
@@ -737,8 +773,12 @@ int record_options__parse(struct record_options *o, int argc, char **argv)
 	o->sampler.tids = o->tids;
 	if (o->user && parse_user(o) < 0)
 		return -1;
-	if (pick_writer(o) < 0 || check_timeline(o) < 0 || check_graph_options(o) < 0)
+	if (check_every(o) < 0 || pick_writer(o) < 0 || check_timeline(o) < 0 ||
+	    check_graph_options(o) < 0)
 		return -1;
+	if (o->every) {  /* a window is a time slice, read and dropped as it closes */
+		o->sampler.slice_ns = (uint64_t)o->every * 1000000000;
+	}
 	explain_annotate(o);
 	/* Every file written at the end is checked now, before sampling (and
 	 * before a command runs): a recording is not to be lost to a path.

@@ -172,12 +172,11 @@ int record__write(const struct record_options *o, time_t started,
 	if (colors && !o->colors_given)
 		graph.colors = colors;
 	graph.chain_marked = s->wakeups;
-	if (o->outdir) {
-		struct outdir_subject subject = {
-			o->pid_list, o->user, o->command ? o->command[0] : NULL,
-		};
+	struct outdir_subject subject = {
+		o->pid_list, o->user, o->command ? o->command[0] : NULL,
+	};
+	if (o->outdir && !o->every)
 		return outdir__write(o->outdir, started, &subject, profile, &graph_labels, o->writer);
-	}
 	if (strcmp(o->writer->name, "svg") == 0) {
 		labels = graph_labels;
 	} else if (strcmp(o->writer->name, "html") == 0) {
@@ -187,6 +186,9 @@ int record__write(const struct record_options *o, time_t started,
 		labels.count_name = graph.count_name;
 	} else if ((s->off_cpu || s->event) && strcmp(o->writer->name, "bcc-report") == 0)
 		labels.title = header;
+	if (o->outdir)  /* --every's window */
+		return outdir__write_window(o->outdir, started, &subject, profile, &labels, o->writer,
+					    o->keep);
 	return writer__write_file(o->writer, profile, &labels, o->output_path);
 }
 

@@ -8,6 +8,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <linux/types.h>
+
+#include "../bpf/record.h"
+#include "../lib/error.h"
 #include "../lib/xalloc.h"
 #include "task_events.h"
 
@@ -318,6 +324,41 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 		fputs("\r\033[K", stderr);
 	r->results.elapsed = seconds_since(&start);
 	return status;
+}
+
+int recording__forget_slices(struct recording *r, uint32_t slice)
+{
+	int fd = bpf_sampler__map_fd(r->results.sampler, "counts");
+	struct record_key key, next, *old = NULL;
+	size_t old_count = 0, old_cap = 0;
+	void *previous = NULL;
+	int status = 0;
+
+	if (fd < 0)
+		return error("the sampler has no counts map");
+	/* keys gathered first: deleting while walking would restart the walk */
+	while (bpf_map_get_next_key(fd, previous, &next) == 0) {
+		key = next;
+		previous = &key;
+		if (key.slice > slice)
+			continue;
+		old = fk_grow(old, &old_cap, old_count + 1, sizeof(*old));
+		old[old_count++] = key;
+	}
+	for (size_t i = 0; i < old_count; i++)
+		if (bpf_map_delete_elem(fd, &old[i]) != 0 && errno != ENOENT) {
+			status = error("could not drop a counted key: %s", strerror(errno));
+			break;
+		}
+	free(old);
+	if (r->counts)
+		user_counts__forget_through(r->counts, slice);
+	return status;
+}
+
+int recording__stats(struct recording *r, struct bpf_sampler_stats *stats)
+{
+	return bpf_sampler__stats(r->results.sampler, stats);
 }
 
 int recording__finish(struct recording *r)

@@ -121,6 +121,13 @@ int recording__new_with_interp(const struct bpf_sampler_options *options, bool a
 /* Samples until done (see above); *end says why it stopped. */
 int recording__run(struct recording *r, const struct recording_limits *limits,
 		   struct recording_end *end);
+/* record --every: drops the counted keys of slices up to `slice` (a window
+ * written), in the kernel's map and in the user counts; the stacks they
+ * name stay (other keys may share them). While sampling runs. 0, or -1
+ * after an error line. */
+int recording__forget_slices(struct recording *r, uint32_t slice);
+/* The sampler's stats so far, while sampling runs. */
+int recording__stats(struct recording *r, struct bpf_sampler_stats *stats);
 /* Stops sampling and reads the rest. */
 int recording__finish(struct recording *r);
 const struct recording_results *recording__results(const struct recording *r);

@@ -1,0 +1,182 @@
+/*
+ * record --every SECONDS: back-to-back windows, each a profile of its own,
+ * until the duration, the command's or targets' exit, or a stop signal.
+ *
+ * A window is a time slice of the sampler (bpf_sampler.h's slice_ns, as
+ * --timeline's): the kernel puts each sample in the slice of its time, so a
+ * sample is in exactly one window whenever it is read. A window is read
+ * WINDOW_GRACE after it closed (the copied stacks of its last moments have
+ * come through the ring by then), named and written, and its keys dropped
+ * from the kernel's map and the user counts; the next window's samples
+ * count meanwhile. The last window, cut short by the end, takes every slice
+ * left.
+ */
+#include "record.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/error.h"
+#include "../sampler/missing_report.h"
+#include "../sampler/sampled_profile.h"
+#include "../sampler/targets.h"
+#include "../sampler/workload.h"
+#include "cli.h"
+
+/* Seconds after a window's end before it is read. */
+#define WINDOW_GRACE 0.25
+
+struct every_run {
+	struct record_options *o;
+	struct recording *recording;
+	struct missing_report *missing;
+	const char *header;
+	bool annotate;
+	struct timespec wall_start, mono_start;  /* of slice 0 */
+	uint64_t samples, stacks;                 /* over all windows */
+	unsigned windows;
+};
+
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+static uint64_t profile_total(const struct profile *p)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < profile__size(p); i++) {
+		struct profile_stack stack;
+		profile__stack(p, i, &stack);
+		total += stack.values[0].integer;
+	}
+	return total;
+}
+
+/* Names, writes and forgets the slices first..last as window `first`, which
+ * lasted `seconds`. A window that cannot be written is said and skipped:
+ * sampling goes on. */
+static int close_window(struct every_run *run, uint32_t first, uint32_t last, double seconds)
+{
+	struct record_options *o = run->o;
+	const struct recording_results *r = recording__results(run->recording);
+	struct sampled_profile_options naming = record__naming(o, run->annotate);
+	struct timespec start = run->wall_start;
+	struct buf why_empty = BUF_INIT, empty_text = BUF_INIT;
+
+	naming.window = true;
+	naming.first_slice = first;
+	naming.last_slice = last;
+	struct profile *profile = sampled_profile__build_with_interp(
+		&naming, r->sampler, r->counts, r->processes, r->interp, run->missing);
+	start.tv_sec += (time_t)first * o->every;
+	record__set_source(o, &start, seconds, profile);
+	if (profile__size(profile) == 0) {
+		record__explain_no_stacks(o, &why_empty);
+		buf__printf(&empty_text, "%c%s", toupper((unsigned char)why_empty.data[0]),
+			    why_empty.data + 1);
+	}
+	int written = record__write(o, start.tv_sec, profile, run->header, empty_text.data);
+	run->samples += profile_total(profile);
+	run->stacks += profile__size(profile);
+	run->windows++;
+	profile__free(profile);
+	buf__free(&why_empty);
+	buf__free(&empty_text);
+	if (written < 0)
+		warning("window %" PRIu32 " not written; sampling goes on", first);
+	return recording__forget_slices(run->recording, last);
+}
+
+static void add_interp_line(void *arg, const char *text, uint64_t samples)
+{
+	missing_report__add_text(arg, text, samples);
+}
+
+int record_every__run(struct record_options *o)
+{
+	sigset_t stop_signals, original_mask;
+	struct workload *workload = NULL;
+	struct targets *targets = NULL;
+	struct buf header = BUF_INIT;
+	struct every_run run = { .o = o };
+	uint32_t child_pid;
+	int status = EXIT_BAD_INPUT;
+
+	record__block_signals(&stop_signals, &original_mask);
+	if (o->command) {
+		if (workload__start(&workload, o->command, &original_mask) < 0)
+			goto cleanup;
+		child_pid = workload__pid(workload);
+		o->sampler.pids = &child_pid;
+		o->sampler.pid_count = 1;
+		o->sampler.follow_children = true;
+	}
+	record__prepare_sampler(o);  /* slice 0 starts now */
+	clock_gettime(CLOCK_REALTIME, &run.wall_start);
+	clock_gettime(CLOCK_MONOTONIC, &run.mono_start);
+	run.annotate = record__annotate(o);
+	if (recording__new_with_interp(&o->sampler, run.annotate, &o->interp, &run.recording) < 0)
+		goto cleanup;
+	if (workload && workload__release(workload) < 0)
+		goto cleanup;
+	if (o->sampler.pid_count || o->sampler.tid_count)
+		targets = o->sampler.pid_count && !o->command ?
+			targets__new(o->sampler.pids, o->sampler.pid_count, false) :
+			targets__new(o->sampler.tids, o->sampler.tid_count, true);
+	record__header(o, &header);
+	run.header = header.data;
+	fprintf(stderr, "%s\nflamekit: a profile every %u s\n", header.data, o->every);
+	run.missing = missing_report__new();
+
+	struct recording_end end;
+	uint32_t window = 0;
+	for (;; window++) {
+		double window_end = (double)(window + 1) * o->every;
+		bool last = o->duration > 0 && o->duration <= window_end + WINDOW_GRACE;
+		double until = last ? o->duration : window_end + WINDOW_GRACE;
+		double left = until - seconds_since(&run.mono_start);
+		struct recording_limits limits = { left > 0.001 ? left : 0.001, workload, targets,
+						   &stop_signals };
+		if (recording__run(run.recording, &limits, &end) < 0)
+			goto cleanup;
+		if (last || end.why != RECORDING_DURATION)
+			break;
+		if (close_window(&run, window, window, o->every) < 0)
+			goto cleanup;
+	}
+	if (end.why == RECORDING_SIGNAL && workload && end.sent_to_us_only)
+		workload__signal(workload, end.signal);
+	if (end.why == RECORDING_SIGNAL)
+		record__let_signals_abort(&stop_signals, &original_mask);
+	else
+		sigprocmask(SIG_SETMASK, &original_mask, NULL);
+	double elapsed = seconds_since(&run.mono_start);
+	if (recording__finish(run.recording) < 0)
+		goto cleanup;
+	/* the last window, cut short: every slice left */
+	if (close_window(&run, window, UINT32_MAX, elapsed - (double)window * o->every) < 0)
+		goto cleanup;
+	const struct recording_results *r = recording__results(run.recording);
+	interp_session__report(r->interp, add_interp_line, run.missing);
+	struct bpf_sampler_stats stats = r->stats;
+	record__report_stats(o, &stats, run.stacks, elapsed, NULL);
+	fprintf(stderr, "flamekit: %u windows of %u s written to %s\n", run.windows, o->every,
+		o->outdir);
+	missing_report__print(run.missing, stderr, o->sampler.off_cpu ? stats.off_cpu_us :
+			      stats.samples, o->sampler.off_cpu ? "off-CPU microseconds" :
+			      o->sampler.event ? "events" : "samples", false);
+	status = 0;
+cleanup:
+	workload__free(workload);
+	targets__free(targets);
+	recording__free(run.recording);
+	missing_report__free(run.missing);
+	buf__free(&header);
+	sigprocmask(SIG_SETMASK, &original_mask, NULL);
+	return status;
+}
