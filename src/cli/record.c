@@ -142,6 +142,31 @@ static void record_usage(FILE *out)
 	      "                            --debuginfod) into the client's cache\n"
 	      "  -v, --verbose             show libbpf's messages\n"
 	      "  -h, --help                show this help\n\n"
+	      "continuous profiling (a profile a window, until DURATION or Ctrl-C/SIGTERM):\n"
+	      "      --every SECONDS       back-to-back windows of SECONDS, each sample in\n"
+	      "                            exactly one, each its own profile with its start\n"
+	      "                            and duration; with --outdir, one file a window:\n"
+	      "                            DIR/HOST_YYYYMMDD_HHMMSS_UTC[.pid_PID|...].pb.gz\n"
+	      "                            (or --format's ending)\n"
+	      "      --keep N              --outdir keeps the newest N windows' files\n"
+	      "      --push URL            send each window to URL: .../ingest is Pyroscope's\n"
+	      "                            HTTP API (pprof, named APP.cpu{host=HOST,...}),\n"
+	      "                            .../v1development/profiles OTLP/HTTP; a sender\n"
+	      "                            thread drains a disk spool, so sampling never\n"
+	      "                            waits and nothing is lost while the backend is down\n"
+	      "      --app NAME            the service's name (default: the command's or the\n"
+	      "                            first target's)\n"
+	      "      --label KEY=VALUE     a label (Pyroscope) or resource attribute (OTLP);\n"
+	      "                            repeatable\n"
+	      "      --spool DIR           windows not yet delivered (default: as root\n"
+	      "                            /var/lib/flamekit/spool, else $XDG_STATE_HOME/\n"
+	      "                            flamekit/spool); the next run sends them first\n"
+	      "      --spool-max SIZE      at most SIZE bytes there (K, M, G; default 100M):\n"
+	      "                            the oldest windows are dropped first, and counted\n"
+	      "      --push-timeout SECONDS  at exit, the time the windows left get (default\n"
+	      "                            10); the rest stay spooled\n"
+	      "      --auth-file FILE      the Authorization header's value (\"Bearer TOKEN\")\n"
+	      "                            on FILE's first line; else $FLAMEKIT_PUSH_AUTHORIZATION\n\n"
 	      "flame graph (flamekit flamegraph's options, for -o FILE.svg and --outdir's\n"
 	      "SVG; -o FILE.html takes --title, --colors, --hash and --countname):\n",
 	      out);
@@ -165,7 +190,9 @@ static void record_usage(FILE *out)
 	      "  sudo flamekit record --rate -e sched:sched_wakeup,page-faults 5\n"
 	      "  sudo flamekit record -e sched:sched_wakeup -c 10 -o wakeups.svg 10\n"
 	      "  sudo flamekit record -e u:/usr/lib/x86_64-linux-gnu/libc.so.6:malloc -p 1234 -f 10\n"
-	      "  sudo flamekit record -e page-faults -f -- ./build.sh\n",
+	      "  sudo flamekit record -e page-faults -f -- ./build.sh\n"
+	      "  sudo flamekit record --every 60 --push http://pyroscope:4040/ingest --label env=prod\n"
+	      "  sudo flamekit record -p 1234 --every 10 --outdir /var/tmp/flames --keep 360\n",
 	      out);
 }
 
@@ -182,6 +209,8 @@ void record_options__init(struct record_options *o)
 			.min_block_us = 1,
 			.max_block_us = UINT64_MAX,
 		},
+		.spool_max = 100 << 20,
+		.push_timeout = 10,
 		/* FLAMEKIT_PYTHON_KNOWN=3.12,3.13: the versions whose layouts
 		 * may be used (the others are refused as unknown; for tests) */
 		.interp = { .python = true, .known_versions = getenv("FLAMEKIT_PYTHON_KNOWN") },
@@ -198,6 +227,9 @@ void record_options__release(struct record_options *o)
 	free(o->events);
 	free(o->event_args);
 	free(o->long_options);
+	free(o->labels);
+	free(o->authorization);
+	free(o->spool_default);
 }
 
 int cmd_record(int argc, char **argv)

@@ -65,6 +65,18 @@ struct record_options {
 	bool rate;                         /* --rate: count events per second, no stacks */
 	unsigned every;                    /* --every: seconds a window, each its own profile */
 	unsigned keep;                     /* --keep: --outdir's windows kept; 0: all */
+	const char *push_url;              /* --push: where each window goes (push/push.h) */
+	int push_protocol;                 /* enum push_protocol of push_url */
+	const char *app;                   /* --app; NULL: the command's or target's name */
+	const char **labels;               /* --label KEY=VALUE, as given */
+	size_t label_count, label_cap;
+	const char *spool_dir;             /* --spool, or the default (spool_default) */
+	char *spool_default;               /* owned */
+	uint64_t spool_max;                /* --spool-max, bytes */
+	double push_timeout;               /* --push-timeout: seconds for the last windows */
+	const char *auth_file;             /* --auth-file: the Authorization header's value */
+	char *authorization;               /* read from it, or from the environment (owned) */
+	const char *push_option;           /* the first push option given, for messages */
 	struct interp_options interp;      /* interpreter frames (Python by default) */
 	struct svg_options graph;          /* flamegraph's display options (graph_options.h) */
 	int graph_option;                  /* the first of them given (its getopt value), 0: none */

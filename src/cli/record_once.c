@@ -89,7 +89,10 @@ int record_once__run(struct record_options *o)
 			targets__new(o->sampler.tids, o->sampler.tid_count, true);
 	record__header(o, &header);
 	fprintf(stderr, "%s\n", header.data);
-	struct recording_limits limits = { o->duration, workload, targets, &stop_signals };
+	struct recording_limits limits = {
+		.duration = o->duration, .workload = workload, .targets = targets,
+		.stop_signals = &stop_signals,
+	};
 	struct recording_end end;
 	if (recording__run(recording, &limits, &end) < 0)
 		goto cleanup;

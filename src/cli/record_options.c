@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../lib/error.h"
 #include "../lib/output.h"
@@ -21,6 +22,7 @@
 #include "../lib/xalloc.h"
 #include "../writers/graph_options.h"
 #include "../writers/outdir.h"
+#include "../push/push.h"
 #include "option_error.h"
 
 
@@ -47,6 +49,13 @@ enum {
 	OPT_WAKEUPS,
 	OPT_EVERY,
 	OPT_KEEP,
+	OPT_PUSH,
+	OPT_APP,
+	OPT_LABEL,
+	OPT_SPOOL,
+	OPT_SPOOL_MAX,
+	OPT_PUSH_TIMEOUT,
+	OPT_AUTH_FILE,
 };
 
 
@@ -67,6 +76,7 @@ struct record_option {
 	/* ROW_CALL: 0, 1 (--help: stop, done), or -1 after a message */
 	int (*set)(struct record_options *o, const char *arg);
 	bool off_cpu;               /* --off-cpu's own: an error without it */
+	bool push;                  /* --push's own: an error without it */
 };
 
 #define FIELD(f) .field = offsetof(struct record_options, f), \
@@ -174,6 +184,64 @@ static int set_help(struct record_options *o, const char *arg)
 	return 1;
 }
 
+/* --app: a name Pyroscope and OpenTelemetry take as it is. */
+static int set_app(struct record_options *o, const char *arg)
+{
+	if (!*arg || strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_.-") != strlen(arg))
+		return error("--app %s: expected letters, digits, '_', '.' and '-'", arg);
+	o->app = arg;
+	return 0;
+}
+
+/* --label KEY=VALUE: KEY as Prometheus names labels (dots allowed, as
+ * OpenTelemetry's attributes have them), VALUE without the characters that
+ * delimit Pyroscope's name{k=v,...}. */
+static int set_label(struct record_options *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	size_t key = eq ? (size_t)(eq - arg) : 0;
+	bool ok = key > 0 && !isdigit((unsigned char)arg[0]) && eq[1] != 0 &&
+		  strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") ==
+			  key;
+	for (const char *c = eq ? eq + 1 : ""; ok && *c; c++)
+		ok = !strchr(",{}=\"\\", *c) && (unsigned char)*c >= 0x20 && *c != 0x7f;
+	if (!ok)
+		return error("--label %s: expected KEY=VALUE, KEY of letters, digits, '_' and '.' "
+			     "(not first a digit), VALUE not empty and without , { } = \" \\",
+			     arg);
+	o->labels = fk_grow(o->labels, &o->label_cap, o->label_count + 1, sizeof(*o->labels));
+	o->labels[o->label_count++] = arg;
+	return 0;
+}
+
+/* --spool-max SIZE: bytes, or with K, M or G (powers of 1024). */
+static int set_spool_max(struct record_options *o, const char *arg)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(arg, &end, 10);
+	unsigned shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+	if (shift)
+		end++;
+	if (errno || end == arg || *end || arg[0] == '-' || n == 0 || n > (UINT64_MAX >> shift))
+		return error("--spool-max %s: expected a size in bytes, or with K, M or G (100M)",
+			     arg);
+	o->spool_max = (uint64_t)n << shift;
+	return 0;
+}
+
+static int set_push_timeout(struct record_options *o, const char *arg)
+{
+	char *end;
+	errno = 0;
+	double t = strtod(arg, &end);
+	if (errno || end == arg || *end || !(t >= 0) || t > 86400)
+		return error("--push-timeout %s: expected seconds, 0 to 86400", arg);
+	o->push_timeout = t;
+	return 0;
+}
+
 static const struct record_option record_options_table[] = {
 	{ .getopt = { "pid", required_argument, NULL, 'p' }, .kind = ROW_TEXT, FIELD(pid_list) },
 	{ .getopt = { "tid", required_argument, NULL, 'L' }, .kind = ROW_TEXT, FIELD(tid_list) },
@@ -222,6 +290,20 @@ static const struct record_option record_options_table[] = {
 	  FIELD(every), .min = 1, .max = 86400 },
 	{ .getopt = { "keep", required_argument, NULL, OPT_KEEP }, .kind = ROW_NUMBER,
 	  FIELD(keep), .min = 1, .max = 100000000 },
+	{ .getopt = { "push", required_argument, NULL, OPT_PUSH }, .kind = ROW_TEXT,
+	  FIELD(push_url) },
+	{ .getopt = { "app", required_argument, NULL, OPT_APP }, .kind = ROW_CALL, .set = set_app,
+	  .push = true },
+	{ .getopt = { "label", required_argument, NULL, OPT_LABEL }, .kind = ROW_CALL,
+	  .set = set_label, .push = true },
+	{ .getopt = { "spool", required_argument, NULL, OPT_SPOOL }, .kind = ROW_TEXT,
+	  FIELD(spool_dir), .push = true },
+	{ .getopt = { "spool-max", required_argument, NULL, OPT_SPOOL_MAX }, .kind = ROW_CALL,
+	  .set = set_spool_max, .push = true },
+	{ .getopt = { "push-timeout", required_argument, NULL, OPT_PUSH_TIMEOUT }, .kind = ROW_CALL,
+	  .set = set_push_timeout, .push = true },
+	{ .getopt = { "auth-file", required_argument, NULL, OPT_AUTH_FILE }, .kind = ROW_TEXT,
+	  FIELD(auth_file), .push = true },
 	{ .getopt = { "verbose", no_argument, NULL, 'v' }, .kind = ROW_TRUE, FIELD(sampler.verbose) },
 	{ .getopt = { "help", no_argument, NULL, 'h' }, .kind = ROW_CALL, .set = set_help },
 	{ .getopt = { "", no_argument, NULL, 'g' }, .kind = ROW_TRUE, FIELD(call_graph) },  /* -g only */
@@ -471,7 +553,7 @@ static int check_rate_options(const struct record_options *o)
 		o->outdir ? "--outdir" : o->sampler.all_time ? "--all-time" :
 		o->sampler.off_cpu ? "--off-cpu" : o->frequency_given ? "-F" :
 		o->period_given ? "-c" : o->sampler.cpu >= 0 ? "-C" :
-		o->sampler.slice_ns ? "--timeline" : o->every ? "--every" :
+		o->sampler.slice_ns ? "--timeline" : o->every ? "--every" : o->push_url ? "--push" :
 		o->graph_option ? graph_options__name(o->graph_option) : NULL;
 
 	if (o->event_count == 0)
@@ -608,6 +690,63 @@ static int check_timeline(struct record_options *o)
 	return 0;
 }
 
+/* The Authorization header's value: --auth-file's first line, else
+ * FLAMEKIT_PUSH_AUTHORIZATION's (a secret never goes in argv, where ps
+ * shows it). */
+static int read_authorization(struct record_options *o)
+{
+	const char *env = getenv("FLAMEKIT_PUSH_AUTHORIZATION");
+	if (!o->auth_file) {
+		if (env && *env)
+			o->authorization = fk_strdup(env);
+		return 0;
+	}
+	FILE *f = fopen(o->auth_file, "re");
+	char line[4096];
+	if (!f)
+		return error("--auth-file %s: %s", o->auth_file, strerror(errno));
+	bool got = fgets(line, sizeof line, f) != NULL;
+	fclose(f);
+	line[got ? strcspn(line, "\r\n") : 0] = 0;
+	if (!line[0])
+		return error("--auth-file %s: expected the Authorization header's value on its first "
+			     "line (Bearer TOKEN, or Basic BASE64)", o->auth_file);
+	o->authorization = fk_strdup(line);
+	return 0;
+}
+
+/* --push and its options: a URL of a protocol flamekit speaks, windows to
+ * send. */
+static int check_push(struct record_options *o)
+{
+	if (!o->push_url) {
+		if (o->push_option)
+			return error("--%s is for --push URL: add it (with --every)", o->push_option);
+		return 0;
+	}
+	o->push_protocol = push__protocol_of(o->push_url);
+	if (o->push_protocol == PUSH_NONE)
+		return error("--push %s: expected http[s]://HOST[:PORT]/PATH/ingest (Pyroscope) or "
+			     "http[s]://HOST[:PORT]/PATH/v1development/profiles (OTLP/HTTP)",
+			     o->push_url);
+	if (!o->every)
+		return error("--push sends one profile per window: give --every SECONDS");
+	if (!o->spool_dir) {  /* root's in /var/lib, a user's in the XDG state home */
+		const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+		struct buf dir = BUF_INIT;
+		if (geteuid() == 0)
+			buf__printf(&dir, "/var/lib/flamekit/spool");
+		else if (state && state[0] == '/')
+			buf__printf(&dir, "%s/flamekit/spool", state);
+		else if (home && home[0] == '/')
+			buf__printf(&dir, "%s/.local/state/flamekit/spool", home);
+		else
+			return error("--push: no place for the spool (HOME is not set): give --spool DIR");
+		o->spool_dir = o->spool_default = dir.data;
+	}
+	return read_authorization(o);
+}
+
 /* --every and --keep against the rest: a window is a slice of its own, and
  * goes somewhere of its own. */
 static int check_every(const struct record_options *o)
@@ -621,10 +760,10 @@ static int check_every(const struct record_options *o)
 		return error("--every and --timeline exclude each other: each window is one "
 			     "profile of its own");
 	if (o->output_path || o->folded)
-		return error("--every writes one profile per window: give --outdir DIR "
-			     "instead of %s", o->output_path ? "-o" : "-f");
-	if (!o->outdir)
-		return error("--every writes one profile per window: give --outdir DIR");
+		return error("--every writes one profile per window: give --outdir DIR or --push "
+			     "URL instead of %s", o->output_path ? "-o" : "-f");
+	if (!o->outdir && !o->push_url)
+		return error("--every writes one profile per window: give --outdir DIR or --push URL");
 	if (o->debuginfod)
 		return error("--debuginfod fetches after the recording, which --every does not "
 			     "wait for: drop it (fetch once with a plain record)");
@@ -713,6 +852,8 @@ int record_options__parse(struct record_options *o, int argc, char **argv)
 				return set;
 			if (row->off_cpu && !o->off_cpu_option)
 				o->off_cpu_option = row->getopt.name;
+			if (row->push && !o->push_option)
+				o->push_option = row->getopt.name;
 			continue;
 		}
 		if (graph_options__owns(opt)) {
@@ -773,7 +914,7 @@ int record_options__parse(struct record_options *o, int argc, char **argv)
 	o->sampler.tids = o->tids;
 	if (o->user && parse_user(o) < 0)
 		return -1;
-	if (check_every(o) < 0 || pick_writer(o) < 0 || check_timeline(o) < 0 ||
+	if (check_push(o) < 0 || check_every(o) < 0 || pick_writer(o) < 0 || check_timeline(o) < 0 ||
 	    check_graph_options(o) < 0)
 		return -1;
 	if (o->every) {  /* a window is a time slice, read and dropped as it closes */

@@ -303,6 +303,10 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 			end->why = RECORDING_TARGETS_EXITED;
 			break;
 		}
+		if (limits->stop && limits->stop(limits->stop_arg)) {
+			end->why = RECORDING_STOPPED;
+			break;
+		}
 		/* mappings first: a new pid's first sample opens its binaries */
 		read_task_events(r);
 		interp_session__tick(r->results.interp);

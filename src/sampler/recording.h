@@ -78,6 +78,9 @@ struct recording_limits {
 	struct workload *workload;    /* -- COMMAND; NULL: none */
 	struct targets *targets;      /* -p or -L; NULL: none */
 	const sigset_t *stop_signals;
+	/* asked every tenth of a second at most: true ends the run (NULL: never) */
+	bool (*stop)(void *arg);
+	void *stop_arg;
 };
 
 /* Why it ended. */
@@ -87,6 +90,7 @@ struct recording_end {
 		RECORDING_WORKLOAD_EXITED,
 		RECORDING_TARGETS_EXITED,
 		RECORDING_SIGNAL,
+		RECORDING_STOPPED,        /* limits->stop said so */
 	} why;
 	int signal;                   /* RECORDING_SIGNAL: which */
 	bool sent_to_us_only;         /* ... by kill(2) to this process, not by the
