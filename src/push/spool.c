@@ -161,6 +161,8 @@ static void make_room(struct spool *s, uint64_t more)
 			at++;
 			continue;
 		}
+		warning("spool %s: --spool-max (%" PRIu64 " bytes) reached: the oldest window "
+			"(w%020" PRIu64 ") dropped", s->dir, s->max_bytes, s->items[at].start_ns);
 		remove_item(s, at, true);
 		s->counts.dropped++;
 	}
@@ -180,8 +182,8 @@ int spool__add(struct spool *s, uint64_t start_ns, const struct spool_head *head
 	if (size > s->max_bytes) {
 		s->counts.dropped++;
 		pthread_mutex_unlock(&s->mutex);
-		warning("spool: a window of %" PRIu64 " bytes is more than --spool-max (%" PRIu64
-			"): dropped", size, s->max_bytes);
+		warning("spool %s: a window of %" PRIu64 " bytes is more than --spool-max (%" PRIu64
+			" bytes): dropped", s->dir, size, s->max_bytes);
 		goto cleanup;
 	}
 	make_room(s, size);
