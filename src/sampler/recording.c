@@ -71,6 +71,10 @@ static void on_task_exec(uint32_t pid, const char *comm, uint64_t time, void *ar
 	struct recording *r = arg;
 	(void)comm;
 	process_symbols__exec(r->results.processes, pid, time);
+	/* the new program's stack is elsewhere (ASLR): where the old one ended
+	 * must not bound its copies (the thread that execs keeps the pid) */
+	if (r->unwinder)
+		bpf_sampler__set_stack_end(r->results.sampler, pid, 0);
 	interp_session__exec(r->results.interp, pid);
 }
 
@@ -148,7 +152,9 @@ static int on_copied_sample(const struct copied_sample *sample, void *arg)
 	uint64_t stack_end;
 	key.depth = user_unwinder__unwind(r->unwinder, &in, r->pcs, RECORDING_MAX_FRAMES,
 					  &stack_end);
-	if (stack_end != UINT64_MAX)
+	/* (not from a sample of an address space the thread has left) */
+	if (stack_end != UINT64_MAX &&
+	    !process_symbols__replaced_since(r->results.processes, sample->pid, sample->time))
 		bpf_sampler__set_stack_end(r->results.sampler, sample->tid, stack_end);
 	user_counts__add(r->counts, &key);
 	return late;  /* (this one is taken: the reader has moved past it) */
