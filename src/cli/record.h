@@ -134,5 +134,10 @@ int record__write(const struct record_options *o, time_t started, const struct p
  * no stacks (why_empty; NULL: there are) and the warnings the stats call for. */
 void record__report_stats(const struct record_options *o, const struct bpf_sampler_stats *stats,
 			  size_t stacks, double elapsed, const char *why_empty);
+/* The sum of a one-column integer profile's counts (a recording's samples,
+ * or microseconds off CPU). */
+uint64_t record__total(const struct profile *p);
+/* interp_session__report()'s line callback: arg is a struct missing_report. */
+void record__add_interp_line(void *arg, const char *text, uint64_t samples);
 
 #endif

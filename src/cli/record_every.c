@@ -156,17 +156,6 @@ static double seconds_since(const struct timespec *start)
 	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-static uint64_t profile_total(const struct profile *p)
-{
-	uint64_t total = 0;
-	for (size_t i = 0; i < profile__size(p); i++) {
-		struct profile_stack stack;
-		profile__stack(p, i, &stack);
-		total += stack.values[0].integer;
-	}
-	return total;
-}
-
 /* Names, writes and forgets the slices first..last as window `first`, which
  * lasted `seconds`. A window that cannot be written is said and skipped:
  * sampling goes on. */
@@ -196,7 +185,7 @@ static int close_window(struct every_run *run, uint32_t first, uint32_t last, do
 		record__write(o, start.tv_sec, profile, run->header, empty_text.data) : 0;
 	if (run->spool)
 		push_window(run, profile, &start, seconds);
-	run->samples += profile_total(profile);
+	run->samples += record__total(profile);
 	run->stacks += profile__size(profile);
 	run->windows++;
 	profile__free(profile);
@@ -205,11 +194,6 @@ static int close_window(struct every_run *run, uint32_t first, uint32_t last, do
 	if (written < 0)
 		warning("window %" PRIu32 " not written; sampling goes on", first);
 	return recording__forget_slices(run->recording, last);
-}
-
-static void add_interp_line(void *arg, const char *text, uint64_t samples)
-{
-	missing_report__add_text(arg, text, samples);
 }
 
 int record_every__run(struct record_options *o)
@@ -298,7 +282,7 @@ int record_every__run(struct record_options *o)
 	if (close_window(&run, window, UINT32_MAX, elapsed - (double)window * o->every) < 0)
 		goto cleanup;
 	const struct recording_results *r = recording__results(run.recording);
-	interp_session__report(r->interp, add_interp_line, run.missing);
+	interp_session__report(r->interp, record__add_interp_line, run.missing);
 	struct bpf_sampler_stats stats = r->stats;
 	record__report_stats(o, &stats, run.stacks, elapsed, NULL);
 	if (o->outdir)

@@ -20,24 +20,6 @@
 #include "../symbolize/user_unwinder.h"
 #include "cli.h"
 
-/* The sum of a one-column integer profile's counts. */
-static uint64_t profile_total(const struct profile *p)
-{
-	uint64_t total = 0;
-	for (size_t i = 0; i < profile__size(p); i++) {
-		struct profile_stack stack;
-		profile__stack(p, i, &stack);
-		total += stack.values[0].integer;
-	}
-	return total;
-}
-
-/* A line of the interpreters' end-of-run report, into the missing report. */
-static void add_interp_line(void *arg, const char *text, uint64_t samples)
-{
-	missing_report__add_text(arg, text, samples);
-}
-
 /* "PID 12 has exited", "PIDs 12,34 have all exited", or the same of TIDs. */
 static void say_targets_exited(const struct record_options *o)
 {
@@ -123,7 +105,7 @@ int record_once__run(struct record_options *o)
 	missing = missing_report__new();
 	profile = sampled_profile__build_with_interp(&naming, r->sampler, r->counts, r->processes,
 						     r->interp, missing);
-	interp_session__report(r->interp, add_interp_line, missing);
+	interp_session__report(r->interp, record__add_interp_line, missing);
 	recording__free_sampler(recording);  /* the kernel's memory back before writing */
 	if (o->sampler.slice_ns)
 		profile__set_time(profile, &(struct profile_time){ o->sampler.slice_ns,
@@ -151,7 +133,7 @@ int record_once__run(struct record_options *o)
 	}
 	bool fetched = fetch != NULL;
 	if (o->sampler.all_time)
-		missing_report__print(missing, stderr, profile_total(profile), "microseconds",
+		missing_report__print(missing, stderr, record__total(profile), "microseconds",
 				      fetched);
 	else if (o->sampler.off_cpu)
 		missing_report__print(missing, stderr, stats.off_cpu_us, "off-CPU microseconds",

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../lib/error.h"
+#include "../sampler/missing_report.h"
 #include "../writers/graph_options.h"
 #include "../writers/outdir.h"
 
@@ -340,4 +341,20 @@ void record__report_stats(const struct record_options *o, const struct bpf_sampl
 		warning("%" PRIu64 " stacks could not be read or stored and show as [Missed ... "
 			"Stack]; raise --stack-storage-size if the stack map was full",
 			s->stacks_lost);
+}
+
+uint64_t record__total(const struct profile *p)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < profile__size(p); i++) {
+		struct profile_stack stack;
+		profile__stack(p, i, &stack);
+		total += stack.values[0].integer;
+	}
+	return total;
+}
+
+void record__add_interp_line(void *arg, const char *text, uint64_t samples)
+{
+	missing_report__add_text(arg, text, samples);
 }
