@@ -277,9 +277,15 @@ fleet_spool_max_test() {
 fleet_otlp_test() {
 	local id=record/fleet-otlp dir=$fleet_dir/otlp err=$fleet_dir/otlp.err status
 	fleet_receiver otlp || { fail "$id" "the receiver did not start"; return; }
-	fleet_record "$err" -F 49 --every 1 --app fleet-otlp --label deployment.environment=test \
+	# a process that runs in every window: an idle machine's windows hold
+	# no samples, and so no resource to name
+	fleet_busy || { fail "$id" "the busy process did not start"; fleet_stop "$fleet_receiver_pid"; return; }
+	kill -CONT "$fleet_busy_pid"
+	fleet_record "$err" -F 49 -p "$fleet_busy_pid" --every 1 --app fleet-otlp \
+		--label deployment.environment=test \
 		--push "http://127.0.0.1:$fleet_port/v1development/profiles" --spool "$fleet_dir/otlp-spool" 2.5
 	wait "$fleet_pid"; status=$?
+	kill -KILL "$fleet_busy_pid"; wait "$fleet_busy_pid" 2> /dev/null
 	fleet_stop "$fleet_receiver_pid"
 	local bodies=() decoded=0 body problem=""
 	mapfile -t bodies < <(fleet_accepted "$dir" | awk '{ print $4 }')
