@@ -31,6 +31,7 @@
 #include "../sampler/event_spec.h"
 #include "../sampler/recording.h"
 #include "../sampler/sampled_profile.h"
+#include "../sampler/targets.h"
 #include "../writers/svg.h"
 #include "../writers/writer.h"
 
@@ -137,6 +138,9 @@ void record__report_stats(const struct record_options *o, const struct bpf_sampl
 /* The sum of a one-column integer profile's counts (a recording's samples,
  * or microseconds off CPU). */
 uint64_t record__total(const struct profile *p);
+/* The targets whose exit ends the recording (NULL: none named): -p's
+ * processes, else the sampler's threads (-t). */
+struct targets *record__targets(const struct record_options *o);
 /* interp_session__report()'s line callback: arg is a struct missing_report. */
 void record__add_interp_line(void *arg, const char *text, uint64_t samples);
 

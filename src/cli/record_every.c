@@ -229,10 +229,7 @@ int record_every__run(struct record_options *o)
 		goto cleanup;
 	if (workload && workload__release(workload) < 0)
 		goto cleanup;
-	if (o->sampler.pid_count || o->sampler.tid_count)
-		targets = o->sampler.pid_count && !o->command ?
-			targets__new(o->sampler.pids, o->sampler.pid_count, false) :
-			targets__new(o->sampler.tids, o->sampler.tid_count, true);
+	targets = record__targets(o);
 	record__header(o, &header);
 	run.header = header.data;
 	fprintf(stderr, "%s\nflamekit: a profile every %u s%s%s%s%s\n", header.data, o->every,

@@ -65,10 +65,7 @@ int record_once__run(struct record_options *o)
 		goto cleanup;
 	if (workload && workload__release(workload) < 0)
 		goto cleanup;
-	if (o->sampler.pid_count || o->sampler.tid_count)
-		targets = o->sampler.pid_count && !o->command ?
-			targets__new(o->sampler.pids, o->sampler.pid_count, false) :
-			targets__new(o->sampler.tids, o->sampler.tid_count, true);
+	targets = record__targets(o);
 	record__header(o, &header);
 	fprintf(stderr, "%s\n", header.data);
 	struct recording_limits limits = {

@@ -354,6 +354,15 @@ uint64_t record__total(const struct profile *p)
 	return total;
 }
 
+struct targets *record__targets(const struct record_options *o)
+{
+	if (!o->sampler.pid_count && !o->sampler.tid_count)
+		return NULL;
+	return o->sampler.pid_count && !o->command ?
+		targets__new(o->sampler.pids, o->sampler.pid_count, false) :
+		targets__new(o->sampler.tids, o->sampler.tid_count, true);
+}
+
 void record__add_interp_line(void *arg, const char *text, uint64_t samples)
 {
 	missing_report__add_text(arg, text, samples);
