@@ -10,6 +10,7 @@ CLANG       ?= clang
 CFLAGS      ?= -O2 -g
 STRICT      := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -DFLAMEKIT_VERSION='"$(VERSION)"'
 LIBS        := -lbpf -ldw -lelf -lz -ldeflate -lxxhash -liberty -lm -pthread
+PUSH_LIBS   := $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl)
 BPFTOOL     ?= $(or $(shell command -v bpftool),/usr/sbin/bpftool)
 # The BPF side of `record` (src/bpf/): clang -target bpf needs the
 # architecture's name and the UAPI headers' multiarch directory.
@@ -37,7 +38,7 @@ XML_LIBS    := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 SRCS := $(filter-out %.bpf.c,$(wildcard src/*.c src/*/*.c))
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 # What the fuzz targets link: no command line, no BPF sampler.
-LIB_SRCS := $(filter-out src/main.c src/cli/% src/sampler/% src/interp/%,$(SRCS))
+LIB_SRCS := $(filter-out src/main.c src/cli/% src/sampler/% src/interp/% src/push/%,$(SRCS))
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 # record.bpf.o needs no kernel BTF to load; record_task.bpf.o reads task
 # fields through CO-RE (see src/bpf/record.bpf.c).
@@ -112,7 +113,7 @@ $(BUILD)/obj/sampler/bpf_sampler.o: $(SKELETONS)
 
 $(BUILD)/flamekit: $(OBJS)
 	@$(if $(Q),echo '  LINK    $@')
-	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(OBJS) $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(OBJS) $(LIBS) $(PUSH_LIBS)
 
 $(addprefix $(BUILD)/,$(PERSONALITIES)): $(BUILD)/flamekit
 	$(Q)ln -sf flamekit $@

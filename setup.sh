@@ -7,6 +7,7 @@ packages="
   make gcc libc6-dev linux-libc-dev pkg-config
   libdw-dev libelf-dev zlib1g-dev libdeflate-dev libxxhash-dev libiberty-dev
   libbpf-dev bpftool clang libclang-rt-14-dev libxml2-dev libdebuginfod-dev
+  libcurl4-openssl-dev
   debuginfod
   util-linux iproute2
   binutils gzip procps perl time python3 libpython3-dev
@@ -29,6 +30,8 @@ packages="
 # dlopen() only when asked for; debuginfod: the server the tests fetch from,
 # run over a folder of their own in a network namespace of their own, where
 # iproute2's ip brings up its loopback.
+# libcurl4-openssl-dev: record --push's HTTP client (https with the system's
+# CA store), in its sender thread only.
 # libdeflate-dev: pprof files are gzipped by libdeflate (faster and smaller
 # than zlib's fastest; zlib still streams every other .gz).
 # golang-go and protobuf-compiler: the peers that judge flamekit's pprof and

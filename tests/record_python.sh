@@ -79,7 +79,7 @@ python_start() { # seconds [args...]
 
 record_python_tests() {
 	local id any=
-	for id in record/python-{command,pid,host,namespace,unknown,loop,exits,layout,kinds}; do
+	for id in record/python-{command,other,pid,host,namespace,unknown,loop,exits,layout,kinds}; do
 		wanted "$id" && any=1
 	done
 	[[ -n $any ]] || return 0
@@ -120,6 +120,21 @@ record_python_tests() {
 			fail record/python-command "flamekit record exited $?: $(tail -n 2 "$python_dir/command.err" | tr '\n' ' ')"
 		fi
 	fi
+
+	# every other CPython 3.11+ on the machine (pyenv's, /usr/local's: built
+	# unstripped, with a shared libpython or not), as record/python-command
+	local other version
+	for other in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.*/bin/python3.* /usr/local/bin/python3.*; do
+		[[ -x $other && $other =~ /python3\.(1[1-9]|[2-9][0-9])$ ]] || continue
+		version=$("$other" -c 'import platform; print(platform.python_version())' 2> /dev/null) || continue
+		id=record/python-other-$version
+		wanted "$id" || continue
+		if python_record "other-$version" -F 997 -f -- "$other" "$python_script" 3; then
+			python_verdict "$id" "$(python_judge "$python_dir/other-$version.folded")"
+		else
+			fail "$id" "flamekit record exited $?: $(tail -n 2 "$python_dir/other-$version.err" | tr '\n' ' ')"
+		fi
+	done
 
 	# a process started before record, by -p and host-wide
 	if wanted record/python-pid; then

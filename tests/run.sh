@@ -530,7 +530,7 @@ golden_cases
 browser_tests
 fuzz_regressions
 # a test file that does not parse would leave its tests unrun: a failure
-for part in record record_unwind record_python; do
+for part in record record_unwind record_python record_fleet; do
 	if source "$TOP/tests/$part.sh" && declare -F "${part}_tests" > /dev/null; then
 		"${part}_tests"
 	else

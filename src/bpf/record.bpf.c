@@ -418,8 +418,11 @@ static __always_inline void send_user_stack(struct record_key *key, __u32 tid, _
 	sample->regs[15] = regs->r15;
 	sample->regs[16] = regs->rip;
 
+	/* an end at or below sp is another address space's (the thread
+	 * exec'd since user space learnt it): unknown, copy what there is */
 	__u64 *known_end = bpf_map_lookup_elem(&stack_ends, &tid);
-	__u64 copied = (__u32)copy_stack_pages(buffer, regs->rsp, known_end ? *known_end : ~0ULL);
+	__u64 end = known_end && *known_end > regs->rsp ? *known_end : ~0ULL;
+	__u64 copied = (__u32)copy_stack_pages(buffer, regs->rsp, end);
 	if (copied > RECORD_USER_STACK_BYTES)
 		copied = RECORD_USER_STACK_BYTES;
 	barrier_var(copied);  /* the bound checked is the one used */

@@ -192,12 +192,15 @@ static void read_code(struct python *py, struct py_process *p, uint64_t address,
 	uint8_t code[512];
 	struct buf *text = &py->scratch;
 
-	free(info->prefix);
-	free(info->linetable);
-	*info = (struct code_info){ .address = address, .generation = info->generation + 1 };
+	info->address = address;
+	/* gone (the process exited): what was read before stays the best
+	 * there is, for the frames that named it while it lived */
 	if (l->code_bytecode > sizeof(code) ||
 	    process_memory__read(p->pid, address, code, l->code_bytecode) < 0)
 		return;
+	free(info->prefix);
+	free(info->linetable);
+	*info = (struct code_info){ .address = address, .generation = info->generation + 1 };
 	uint64_t type, filename, qualname, linetable;
 	memcpy(&type, code + PY_OB_TYPE, sizeof(type));
 	memcpy(&filename, code + l->code_filename, sizeof(filename));
@@ -251,9 +254,9 @@ static bool code_unchanged(struct py_process *p, const struct code_info *info)
 		type != p->code_type;
 }
 
-/* The code object at address, read now if not known, or if its first line
- * is not the one the BPF side saw (check: tag + 1, or 0 for none), or with
- * revalidate if it is not the one read before. */
+/* The code object at address, read now if not known; read again if it is
+ * not the one read before, looked at when its first line is not the one the
+ * BPF side saw (check: tag + 1, or 0 for none) or with revalidate. */
 static const struct code_info *code_at(struct python *py, struct py_process *p,
 				       uint64_t address, uint32_t check, bool revalidate)
 {
@@ -264,8 +267,8 @@ static const struct code_info *code_at(struct python *py, struct py_process *p,
 		struct code_info *info = &p->codes[at - 1];
 		if (info->address != address)
 			continue;
-		if ((check && ((uint32_t)info->first_line & 0xffff) + 1 != check) ||
-		    (revalidate && !code_unchanged(p, info)))
+		if (((check && ((uint32_t)info->first_line & 0xffff) + 1 != check) || revalidate) &&
+		    !code_unchanged(p, info))
 			read_code(py, p, address, info);  /* a newer code object there */
 		return info;
 	}
@@ -755,6 +758,10 @@ static const char *word_name(struct python *py, struct py_process *p, uint64_t w
 		}
 	}
 	if (named && named->generation == info->generation)
+		return named->name;
+	/* a word of the code object that was at this address before the one
+	 * read now (its first line is not the word's): its name was right */
+	if (named && !py->options.lines && tag && ((uint32_t)info->first_line & 0xffff) != tag)
 		return named->name;
 
 	struct buf name = BUF_INIT;

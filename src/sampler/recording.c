@@ -8,9 +8,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
+#include <errno.h>
 #include <linux/types.h>
 
 #include "../bpf/record.h"
+#include "../lib/error.h"
 #include "../lib/xalloc.h"
 #include "kernel_unwind.h"
 #include "task_events.h"
@@ -81,6 +84,10 @@ static void on_task_exec(uint32_t pid, const char *comm, uint64_t time, void *ar
 	struct recording *r = arg;
 	(void)comm;
 	process_symbols__exec(r->results.processes, pid, time);
+	/* the new program's stack is elsewhere (ASLR): where the old one ended
+	 * must not bound its copies (the thread that execs keeps the pid) */
+	if (r->unwinder)
+		bpf_sampler__set_stack_end(r->results.sampler, pid, 0);
 	interp_session__exec(r->results.interp, pid);
 }
 
@@ -191,7 +198,9 @@ static int on_copied_sample(const struct copied_sample *sample, void *arg)
 	uint64_t stack_end;
 	key.depth = user_unwinder__unwind(r->unwinder, &in, r->pcs, RECORDING_MAX_FRAMES,
 					  &stack_end);
-	if (stack_end != UINT64_MAX)
+	/* (not from a sample of an address space the thread has left) */
+	if (stack_end != UINT64_MAX &&
+	    !process_symbols__replaced_since(r->results.processes, sample->pid, sample->time))
 		bpf_sampler__set_stack_end(r->results.sampler, sample->tid, stack_end);
 	user_counts__add(r->counts, &key);
 	if (r->kernel_unwind && sample->fallback != RECORD_FALLBACK_NONE) {
@@ -366,6 +375,10 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 			end->why = RECORDING_TARGETS_EXITED;
 			break;
 		}
+		if (limits->stop && limits->stop(limits->stop_arg)) {
+			end->why = RECORDING_STOPPED;
+			break;
+		}
 		/* mappings first: a new pid's first sample opens its binaries */
 		read_task_events(r);
 		interp_session__tick(r->results.interp);
@@ -387,6 +400,41 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 		fputs("\r\033[K", stderr);
 	r->results.elapsed = seconds_since(&start);
 	return status;
+}
+
+int recording__forget_slices(struct recording *r, uint32_t slice)
+{
+	int fd = bpf_sampler__map_fd(r->results.sampler, "counts");
+	struct record_key key, next, *old = NULL;
+	size_t old_count = 0, old_cap = 0;
+	void *previous = NULL;
+	int status = 0;
+
+	if (fd < 0)
+		return error("the sampler has no counts map");
+	/* keys gathered first: deleting while walking would restart the walk */
+	while (bpf_map_get_next_key(fd, previous, &next) == 0) {
+		key = next;
+		previous = &key;
+		if (key.slice > slice)
+			continue;
+		old = fk_grow(old, &old_cap, old_count + 1, sizeof(*old));
+		old[old_count++] = key;
+	}
+	for (size_t i = 0; i < old_count; i++)
+		if (bpf_map_delete_elem(fd, &old[i]) != 0 && errno != ENOENT) {
+			status = error("could not drop a counted key: %s", strerror(errno));
+			break;
+		}
+	free(old);
+	if (r->counts)
+		user_counts__forget_through(r->counts, slice);
+	return status;
+}
+
+int recording__stats(struct recording *r, struct bpf_sampler_stats *stats)
+{
+	return bpf_sampler__stats(r->results.sampler, stats);
 }
 
 int recording__finish(struct recording *r)

@@ -79,6 +79,9 @@ struct recording_limits {
 	struct workload *workload;    /* -- COMMAND; NULL: none */
 	struct targets *targets;      /* -p or -L; NULL: none */
 	const sigset_t *stop_signals;
+	/* asked every tenth of a second at most: true ends the run (NULL: never) */
+	bool (*stop)(void *arg);
+	void *stop_arg;
 };
 
 /* Why it ended. */
@@ -88,6 +91,7 @@ struct recording_end {
 		RECORDING_WORKLOAD_EXITED,
 		RECORDING_TARGETS_EXITED,
 		RECORDING_SIGNAL,
+		RECORDING_STOPPED,        /* limits->stop said so */
 	} why;
 	int signal;                   /* RECORDING_SIGNAL: which */
 	bool sent_to_us_only;         /* ... by kill(2) to this process, not by the
@@ -136,6 +140,13 @@ int recording__new_with_interp(const struct bpf_sampler_options *options, bool a
 /* Samples until done (see above); *end says why it stopped. */
 int recording__run(struct recording *r, const struct recording_limits *limits,
 		   struct recording_end *end);
+/* record --every: drops the counted keys of slices up to `slice` (a window
+ * written), in the kernel's map and in the user counts; the stacks they
+ * name stay (other keys may share them). While sampling runs. 0, or -1
+ * after an error line. */
+int recording__forget_slices(struct recording *r, uint32_t slice);
+/* The sampler's stats so far, while sampling runs. */
+int recording__stats(struct recording *r, struct bpf_sampler_stats *stats);
 /* Stops sampling and reads the rest. */
 int recording__finish(struct recording *r);
 const struct recording_results *recording__results(const struct recording *r);

@@ -53,9 +53,17 @@ static const char *user_frame_name(struct build_state *b, uint32_t pid, uint64_t
 	return found.name;
 }
 
+/* record --every: a key of another window than the one being built. */
+static bool outside_window(const struct sampled_profile_options *o, uint32_t slice)
+{
+	return o->window && (slice < o->first_slice || slice > o->last_slice);
+}
+
 static int want_kernel_addresses(const struct sampled_key *key, void *arg)
 {
 	struct build_state *b = arg;
+	if (outside_window(b->options, key->slice))
+		return 0;
 	for (uint32_t i = 0; i < key->kernel.depth; i++)
 		kernel_symbols__want(b->kernel, key->kernel.ips[i]);
 	for (uint32_t i = 0; i < key->waker.kernel.depth; i++)
@@ -243,7 +251,7 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 	if (key->waker.known)
 		push_waker(b, &depth, &key->waker);
 	union profile_value value = { .integer = key->count };
-	struct profile_key entry_key = { key->slice, o->with_pids ? key->pid : 0 };
+	struct profile_key entry_key = { o->window ? 0 : key->slice, o->with_pids ? key->pid : 0 };
 	profile__add(b->profile, b->frames, depth, &entry_key, &value);
 	for (size_t i = 0; i < b->miss_count; i++)
 		missing_report__add_name(b->report, b->misses[i].miss, b->misses[i].binary,
@@ -259,7 +267,10 @@ static void report_jvm_refusal(uint32_t pid, const char *why, void *report)
 
 static int add_key(const struct sampled_key *key, void *arg)
 {
-	return add_named_key(arg, key, NULL, NULL, 0);
+	struct build_state *b = arg;
+	if (outside_window(b->options, key->slice))
+		return 0;
+	return add_named_key(b, key, NULL, NULL, 0);
 }
 
 /* The samples counted in user space, with their kernel stacks from the
@@ -276,6 +287,8 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 
 	for (size_t i = 0; i < user_counts__size(uc); i++) {
 		const struct user_count *c = user_counts__entry(uc, i);
+		if (outside_window(b->options, c->slice))
+			continue;
 		struct sampled_key key = { .pid = c->pid, .tid = c->tid, .slice = c->slice,
 					   .count = c->count };
 		memcpy(key.comm, c->comm, sizeof(key.comm));

@@ -71,6 +71,9 @@ struct sampled_profile_options {
 					   * machinery's (bpf_trace_run4, __traceiter_...,
 					   * perf_trace_..., bpf_trampoline_...), go; an off-CPU
 					   * key's always do */
+	bool window;                      /* record --every: only the keys of slices
+					   * first_slice..last_slice, as slice 0 */
+	uint32_t first_slice, last_slice;
 	bool mark_off_cpu;                /* --all-time: an off-CPU key's kernel frames end in
 					   * "_[o]", and one without kernel frames gets a leaf
 					   * "[off-CPU]_[o]" (the SVG's hotcold palette: blue) */

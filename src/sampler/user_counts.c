@@ -92,6 +92,28 @@ void user_counts__add(struct user_counts *uc, const struct user_count *key)
 	index_table__insert(&uc->index, slot, uc->count++, entry_hash_of, uc->entries);
 }
 
+void user_counts__forget_through(struct user_counts *uc, uint32_t slice)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < uc->count; i++) {
+		if (uc->entries[i].count.slice <= slice)
+			free(uc->entries[i].count.pcs);
+		else
+			uc->entries[kept++] = uc->entries[i];
+	}
+	uc->count = kept;
+	/* the index holds positions: made again over what is left */
+	index_table__release(&uc->index);
+	index_table__init(&uc->index, 1024);
+	for (size_t i = 0; i < uc->count; i++) {
+		size_t slot = index_table__first(&uc->index, uc->entries[i].hash);
+		while (uc->index.slots[slot] != 0)
+			slot = index_table__next(&uc->index, slot);
+		index_table__insert(&uc->index, slot, i, entry_hash_of, uc->entries);
+	}
+}
+
 size_t user_counts__size(const struct user_counts *uc)
 {
 	return uc->count;

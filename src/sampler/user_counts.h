@@ -38,7 +38,10 @@ void user_counts__free(struct user_counts *uc);
  * (adds 1); key->time is kept from the first sample of the key. */
 void user_counts__add(struct user_counts *uc, const struct user_count *key);
 size_t user_counts__size(const struct user_counts *uc);
-/* Valid until the next user_counts__add(). */
+/* Valid until the next user_counts__add() or user_counts__forget_through(). */
 const struct user_count *user_counts__entry(const struct user_counts *uc, size_t index);
+/* Drops the keys of slices up to `slice` (record --every: a window written),
+ * keeping the others in their order. */
+void user_counts__forget_through(struct user_counts *uc, uint32_t slice);
 
 #endif

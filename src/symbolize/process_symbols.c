@@ -583,6 +583,12 @@ bool process_symbols__mapped(struct process_symbols *ps, uint32_t pid, uint64_t 
 	return mapping_at(process_for(ps, pid), addr, time) != NULL;
 }
 
+bool process_symbols__replaced_since(struct process_symbols *ps, uint32_t pid, uint64_t time)
+{
+	const struct process *p = process_find(ps, pid, false);
+	return p && p->exec_count > 0 && p->execs[p->exec_count - 1] > time;
+}
+
 uint64_t process_symbols__generation(struct process_symbols *ps, uint32_t pid)
 {
 	return process_for(ps, pid)->generation;

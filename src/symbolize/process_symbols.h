@@ -124,6 +124,9 @@ void process_symbols__see_code(struct process_symbols *ps, uint32_t pid, uint64_
 /* Whether addr was in an executable mapping of pid (a file's or anonymous) at time. */
 bool process_symbols__mapped(struct process_symbols *ps, uint32_t pid, uint64_t addr,
 			     uint64_t time);
+/* Whether pid's address space changed (an exec, or the fork that made it)
+ * after time: what a sample of that time says of it is stale now. */
+bool process_symbols__replaced_since(struct process_symbols *ps, uint32_t pid, uint64_t time);
 /* Changes whenever pid's mappings do (mmap, exec, fork). */
 uint64_t process_symbols__generation(struct process_symbols *ps, uint32_t pid);
 bool process_symbols__module_at(struct process_symbols *ps, uint32_t pid, uint64_t addr,

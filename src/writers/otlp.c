@@ -148,6 +148,15 @@ static void write_resource(struct otlp_state *st, struct buf *b, const struct pr
 	}
 	if (comm)
 		key_value_string(b, "process.executable.name", comm, len);
+	for (size_t i = 0; st->options && i < st->options->attribute_count; i++) {
+		const char *kv = st->options->attributes[i], *eq = strchr(kv, '=');
+		size_t at = pb__begin(b, RESOURCE_ATTRIBUTES);
+		pb__bytes(b, KEY_VALUE_KEY, kv, eq ? (size_t)(eq - kv) : strlen(kv));
+		size_t any = pb__begin(b, KEY_VALUE_VALUE);
+		pb__bytes(b, ANY_VALUE_STRING, eq ? eq + 1 : "", eq ? strlen(eq + 1) : 0);
+		pb__end(b, any);
+		pb__end(b, at);
+	}
 	pb__end(b, r);
 }
 

@@ -40,6 +40,9 @@
 /* The writer's own options (writer_options.format); NULL: the defaults. */
 struct otlp_options {
 	const char *service_name;  /* NULL: OpenTelemetry's unknown_service[:COMM] */
+	const char *const *attributes;  /* more resource attributes, "KEY=VALUE" each
+					 * (record --push's --label) */
+	size_t attribute_count;
 };
 
 /* The message appended to out. 0, or -1 after an error message. */

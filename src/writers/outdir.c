@@ -1,6 +1,8 @@
 #include "outdir.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 #include "../lib/buf.h"
 #include "../lib/error.h"
 #include "../lib/output.h"
+#include "../lib/xalloc.h"
 #include "writer.h"
 
 int outdir__prepare(const char *dir)
@@ -66,6 +69,72 @@ int outdir__write(const char *dir, time_t started, const struct outdir_subject *
 	}
 	if (status == 0)
 		fprintf(stderr, "flamekit: wrote %s%s and %s%s\n", stem, endings[0], stem, endings[1]);
+	buf__free(&path);
+	free(stem);
+	return status;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Removes the oldest files named as `newest` is but for the time stamp
+ * (the 15 characters at `stamp`), beyond keep. */
+static void prune_windows(const char *dir, const char *newest, size_t stamp, unsigned keep)
+{
+	size_t len = strlen(newest), count = 0, cap = 0;
+	char **names = NULL;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		const char *n = e->d_name;
+		bool digits = strlen(n) == len;
+		for (size_t i = stamp; digits && i < stamp + 15; i++)
+			digits = n[i] == '_' ? i == stamp + 8 : n[i] >= '0' && n[i] <= '9';
+		if (!digits || memcmp(n, newest, stamp) != 0 ||
+		    strcmp(n + stamp + 15, newest + stamp + 15) != 0)
+			continue;
+		names = fk_grow(names, &cap, count + 1, sizeof(*names));
+		names[count++] = fk_strdup(n);
+	}
+	closedir(d);
+	qsort(names, count, sizeof(*names), compare_names);
+	for (size_t i = 0; i < count; i++) {
+		if (i + keep < count) {
+			struct buf path = BUF_INIT;
+			buf__printf(&path, "%s/%s", dir, names[i]);
+			if (unlink(path.data) != 0 && errno != ENOENT)
+				warning("--keep: could not remove %s: %s", path.data, strerror(errno));
+			buf__free(&path);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+int outdir__write_window(const char *dir, time_t started, const struct outdir_subject *subject,
+			 const struct profile *profile, const struct writer_options *options,
+			 const struct writer *writer, unsigned keep)
+{
+	char *stem = outdir_stem(dir, started, subject);
+	struct buf path = BUF_INIT;
+
+	buf__printf(&path, "%s%s", stem, writer__file_ending(writer));
+	int status = writer__write_file(writer, profile, options, path.data);
+	if (status == 0) {
+		fprintf(stderr, "flamekit: wrote %s\n", path.data);
+		if (keep) {
+			/* the stamp follows "HOST_" in the name */
+			const char *name = path.data + strlen(dir) + 1;
+			const char *stamp = strstr(stem + strlen(dir) + 1, "_UTC");
+			prune_windows(dir, name, (size_t)(stamp - (stem + strlen(dir) + 1)) - 15,
+				      keep);
+		}
+	}
 	buf__free(&path);
 	free(stem);
 	return status;

@@ -47,4 +47,16 @@ int outdir__write(const char *dir, time_t started, const struct outdir_subject *
 		  const struct profile *profile, const struct writer_options *graph,
 		  const struct writer *data);
 
+/*
+ * record --every: one window's profile as one file, written by `writer`
+ * (its options; NULL: defaults) and named as above with the writer's ending:
+ * the window's start (UTC) names it, so names sort by time. Then, with
+ * keep > 0, the oldest files of that form (the same host, subject and
+ * ending) beyond keep are removed. Says "wrote ..." on stderr. 0, or
+ * writer__write_file()'s failure (after an error message).
+ */
+int outdir__write_window(const char *dir, time_t started, const struct outdir_subject *subject,
+			 const struct profile *profile, const struct writer_options *options,
+			 const struct writer *writer, unsigned keep);
+
 #endif

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# record --every --push over a long run, to the loopback receiver
+# (tests/push_receiver.py) on 127.0.0.1: the whole machine at 99 Hz,
+# --every 10 for BENCH_SECONDS (default 600, ten minutes), twice: with the
+# receiver up throughout, and with it answering 503 for the middle 3/10 of
+# the run (three minutes of ten). For each: flamekit's own CPU (user + sys
+# over wall time, as a share of one CPU), its RSS sampled at each window
+# (first, last, most: flat means no growth from window to window), and the
+# windows expected, delivered once, delivered twice, and lost.
+# Needs root (record), python3.
+#
+#   sudo bench/continuous.sh           BENCH_SECONDS (600), BENCH_EVERY (10)
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+FLAMEKIT=$TOP/build/flamekit
+SECONDS_RUN=${BENCH_SECONDS:-600}
+EVERY=${BENCH_EVERY:-10}
+export LC_ALL=C
+
+[[ -x $FLAMEKIT ]] || { echo "bench: build first (make)" >&2; exit 2; }
+[[ $(id -u) == 0 ]] || { echo "bench: record needs root" >&2; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/flamekit-continuous.XXXXXX")
+receiver=""
+cleanup() { [[ -n $receiver ]] && kill "$receiver" 2> /dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+# run NAME DOWN_FROM DOWN_UNTIL: one run; the receiver answers 503 from
+# DOWN_FROM to DOWN_UNTIL seconds into it (both 0: never).
+run() {
+	local name=$1 down_from=$2 down_until=$3 dir=$work/$1
+	mkdir -p "$dir/recv"
+	python3 "$TOP/tests/push_receiver.py" "$dir/recv" --down-file "$dir/down" > "$dir/recv.log" 2>&1 &
+	receiver=$!
+	local tries=0
+	until [[ -s $dir/recv/port ]]; do (( ++tries > 100 )) && { echo "bench: no receiver" >&2; exit 1; }; sleep 0.1; done
+	"$FLAMEKIT" record -F 99 --every "$EVERY" --push "http://127.0.0.1:$(cat "$dir/recv/port")/ingest" \
+		--spool "$dir/spool" --push-timeout 60 "$SECONDS_RUN" 2> "$dir/err" &
+	local pid=$! start=$SECONDS rss=() clk
+	clk=$(getconf CLK_TCK)
+	local cpu=0
+	while kill -0 "$pid" 2> /dev/null; do
+		local t=$((SECONDS - start))
+		if (( down_until > 0 && t >= down_from && t < down_until )); then : > "$dir/down"; else rm -f "$dir/down"; fi
+		# RSS once a window, mid-window; CPU as last seen alive
+		if (( t % EVERY == EVERY / 2 )) && [[ -r /proc/$pid/status ]]; then
+			local r
+			r=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2> /dev/null || true)
+			[[ -n $r && ${#rss[@]} -lt $(( (t / EVERY) + 1 )) ]] && rss+=("$r")
+		fi
+		local c
+		c=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2> /dev/null || true)
+		[[ -n $c ]] && cpu=$c
+		sleep 1
+	done
+	wait "$pid" || true
+	local wall=$((SECONDS - start))
+	kill "$receiver" 2> /dev/null; wait "$receiver" 2> /dev/null || true; receiver=""
+	local expected=$(( (SECONDS_RUN + EVERY - 1) / EVERY ))
+	local stats
+	stats=$(python3 - "$dir/recv/requests.jsonl" << 'EOF'
+import collections, json, sys
+froms = collections.Counter()
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["status"] == 200:
+        froms[r["query"]["from"]] += 1
+print(len(froms), sum(1 for v in froms.values() if v > 1))
+EOF
+)
+	local delivered=${stats% *} twice=${stats#* }
+	printf '%-22s %6.2f%%  %8s %8s %8s  %4d %9d %5d %4d\n' "$name" \
+		"$(awk -v c="$cpu" -v hz="$clk" -v w="$wall" 'BEGIN { print 100 * c / hz / w }')" \
+		"${rss[0]:-?}" "${rss[${#rss[@]}-1]:-?}" "$(printf '%s\n' "${rss[@]:-0}" | sort -n | tail -n 1)" \
+		"$expected" "$delivered" "$twice" $((expected - delivered))
+	echo "  last line: $(tail -n 1 "$dir/err")"
+}
+
+echo "record -F 99 --every $EVERY --push (loopback receiver), whole machine, $SECONDS_RUN s each"
+printf '%-22s %7s  %8s %8s %8s  %4s %9s %5s %4s\n' run "own CPU" "RSS1 kB" "RSSn kB" "RSSmax" windows delivered twice lost
+run "receiver up" 0 0
+third=$((SECONDS_RUN * 35 / 100))
+run "receiver down ${third}s-$((third + SECONDS_RUN * 3 / 10))s" "$third" $((third + SECONDS_RUN * 3 / 10))
