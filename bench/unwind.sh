@@ -168,7 +168,8 @@ for tool in "${build_tools[@]}"; do
 		profiler=$!
 		sleep 1.5
 		wall=$(builds)
-		kill -INT "$profiler" 2> /dev/null; wait "$profiler" 2> /dev/null
+		# to the tool, not to /usr/bin/time, which ignores SIGINT while it waits
+		pkill -INT -P "$profiler"; wait "$profiler" 2> /dev/null
 		read -r user sys rss < "$prefix.time"
 		cpu=$(echo "$user + $sys" | bc -l)
 		case $tool in

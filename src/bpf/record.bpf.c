@@ -242,12 +242,10 @@ static __always_inline void note_new_pid(__u32 pid)
 
 	if (bpf_map_lookup_elem(&seen_pids, &pid))
 		return;
-	/* with interpreter frames, user space looks at the process at once;
-	 * with kernel_unwind, it gives the process's mappings to the walk */
+	/* with interpreter frames, user space looks at the process at once */
 	if (bpf_map_update_elem(&seen_pids, &pid, &one, BPF_NOEXIST) == 0)
 		bpf_ringbuf_output(&new_pids, &pid, sizeof(pid),
-				   config.python || config.kernel_unwind ? BPF_RB_FORCE_WAKEUP :
-				   BPF_RB_NO_WAKEUP);
+				   config.python ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
 #ifdef RECORD_TASK_ACCESS
@@ -428,11 +426,8 @@ static __always_inline void send_user_stack(struct record_key *key, __u32 tid, _
 	barrier_var(copied);  /* the bound checked is the one used */
 	sample->stack_size = copied;
 
-	/* a process new to the kernel's walk: user space gives it its
-	 * mappings at once, and its next samples are walked here */
 	__u64 flags = BPF_RB_NO_WAKEUP;
-	if (bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= config.samples_wakeup ||
-	    fallback == RECORD_FALLBACK_NO_PROC)
+	if (bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= config.samples_wakeup)
 		flags = BPF_RB_FORCE_WAKEUP;
 	if (bpf_ringbuf_output(&samples, sample, sizeof(*sample) + copied, flags))
 		stat_add(RECORD_STAT_SAMPLES_LOST);

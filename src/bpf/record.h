@@ -117,8 +117,8 @@ struct record_sample_buffer {
 /* Why a sample's user stack took the copy path (record_sample.fallback). */
 enum record_fallback {
 	RECORD_FALLBACK_NONE,      /* --unwind=dwarf: every sample is copied */
-	RECORD_FALLBACK_NO_PROC,   /* the process's mappings are not in unwind_procs (yet) */
-	RECORD_FALLBACK_NO_MAPPING,/* a pc outside every mapping known there */
+	RECORD_FALLBACK_NO_MAPPING,/* a pc in no mapping, or the mappings were being
+				    * changed (their lock taken) */
 	RECORD_FALLBACK_NO_TABLE,  /* a pc in a binary without a table (yet) */
 	RECORD_FALLBACK_NO_RULE,   /* a pc where the table has a FALLBACK row */
 	RECORD_FALLBACK_READ,      /* stack memory the walk needed could not be read */
@@ -310,33 +310,37 @@ struct record_unwind_row {
 
 /*
  * The tables live in `unwind_rows` (one array: each binary's rows a range
- * of it, shared by every process that maps the binary); a process's
- * executable mappings in `unwind_procs` (by pid, sorted by start), each
- * naming its binary's range and the bias that turns a pc into the binary's
- * own address. User space fills both (sampler/kernel_unwind.h) when it
- * first hears of a process (new_pids) or one of its samples comes down the
- * copy path for want of them; an exec drops the process's entry in the
- * kernel (its mappings are gone), so that its next samples take the copy
- * path until user space has filled it again.
+ * of it), found through `unwind_binaries` by the file's identity as the
+ * kernel has it (the mapping's inode: device and number), so that every
+ * process mapping a binary, from its first sample on, is walked with the
+ * one table. The kernel finds a pc's mapping itself (bpf_find_vma): a pc's
+ * offset in the file is pc - vm_start + vm_pgoff * 4096, its own address
+ * that plus vaddr_delta (p_vaddr - p_offset of the file's executable
+ * segment). A binary not in unwind_binaries is asked for once through
+ * `unwind_misses` (record_unwind_miss); user space builds its table, or
+ * enters it with table RECORD_UNWIND_NO_TABLE, and meanwhile its samples
+ * take the copy path. Code in no file (JIT) is walked by frame pointers.
  */
-#define RECORD_UNWIND_MAPPINGS 256    /* mappings of one process (a power of two) */
-#define RECORD_UNWIND_NO_TABLE 0xffffffffu  /* mapping.table: none, the copy path */
-#define RECORD_UNWIND_FRAME_POINTERS 0xfffffffeu  /* mapping.table: walk by rbp (JIT code) */
+#define RECORD_UNWIND_NO_TABLE 0xffffffffu  /* binary.table: none, the copy path */
 #define RECORD_MAX_USER_DEPTH  512    /* frames of a user stack walked in the kernel */
 
-struct record_unwind_mapping {
-	__u64 start, end;          /* [start, end): the process's addresses */
-	__u64 bias;                /* pc - bias: the binary's own address */
-	__u32 table;               /* its first row in unwind_rows, or one of the values above */
-	__u32 rows;                /* the table's rows */
+struct record_unwind_file {
+	__u64 dev;                 /* the kernel's dev_t of the inode's super block */
+	__u64 inode;
 };
 
-struct record_unwind_proc {
-	__u32 count;
+struct record_unwind_binary {
+	__u32 table;               /* its first row in unwind_rows, or RECORD_UNWIND_NO_TABLE */
+	__u32 rows;
+	__s64 vaddr_delta;
+};
+
+struct record_unwind_miss {
+	struct record_unwind_file file;
+	__u32 pid;
 	__u32 reserved;
-	struct record_unwind_mapping mappings[RECORD_UNWIND_MAPPINGS];
+	__u64 pc;                  /* a pc in it, for user space to find it by */
 };
-
 
 /* Task states, as include/linux/sched.h numbers them (bcc's --state). */
 #define RECORD_TASK_RUNNING         0x0000

@@ -1,29 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The kernel side of unwinding without frame pointers (included by
- * record.bpf.c; user space: src/sampler/kernel_unwind.c; the tables:
- * record.h). At a sample, from the task's user registers:
+ * record.bpf.c's task build; user space: src/sampler/kernel_unwind.c; the
+ * tables: record.h). At a sample, from the task's user registers:
  *
- *	pc -> its mapping in unwind_procs[pid] (binary search)
- *	   -> the binary's rows in unwind_rows (binary search on pc - bias)
+ *	pc -> its mapping (bpf_find_vma, kept per process: see unwind_vmas)
+ *	   -> the file's table, by inode, in unwind_binaries
+ *	   -> the row in unwind_rows (binary search on the file's own address)
  *	   -> CFA = rsp or rbp + off; return address at CFA - 8; rbp from
  *	      CFA + 8k where the row says it was saved; rsp = CFA
  *
- * one frame per bpf_loop() step, frame pointers instead in mappings user
- * space marked so (JIT code). The frames (leaf first, callers as return
- * address - 1, in the call, as the copy path's unwinder gives them) are
- * stored in `stacks` as one stack, in chunks the size of its values: the
- * first under the stack's hash, with the whole depth; chunk k under
- * record_mix(hash, k). Anything the walk cannot follow (record_fallback) leaves
- * the sample to the copy path, whole, with the reason and the pc: a sample
- * is never counted with half a walk.
+ * one frame per bpf_loop() step, frame pointers instead in code that is in
+ * no file (JIT). The frames (leaf first, callers as return address - 1, in
+ * the call, as the copy path's unwinder gives them) are stored in
+ * `stacks` as one stack, in chunks the size of its values: the first
+ * under the stack's hash, with the whole depth; chunk k under
+ * record_mix(hash, k). Anything the walk cannot follow (unwind_fall_back)
+ * leaves the sample to the copy path, whole, with the reason and the pc: a
+ * sample is never counted with half a walk.
  */
 #ifndef FLAMEKIT_BPF_UNWIND_BPF_H
 #define FLAMEKIT_BPF_UNWIND_BPF_H
 
+#ifdef RECORD_TASK_ACCESS  /* the mapping's file: CO-RE reads */
+
 /* A row search's steps: tables of up to 2^24 rows. */
 #define UNWIND_ROW_STEPS 24
-#define UNWIND_MAPPING_STEPS 9   /* log2(RECORD_UNWIND_MAPPINGS) + 1 */
 
 /* Every binary's rows, one after the other: a binary's table is the
  * range [mapping.table, + mapping.rows). One array, not an array of maps:
@@ -39,11 +41,87 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);  /* 8 KB a process: only those seen */
-	__type(key, __u32);
-	__type(value, struct record_unwind_proc);
+	__type(key, struct record_unwind_file);
+	__type(value, struct record_unwind_binary);
 	__uint(max_entries, 1);  /* set by user space with kernel_unwind */
-} unwind_procs SEC(".maps");
+} unwind_binaries SEC(".maps");
+
+/* Binaries asked for already: each is asked for once (user space enters
+ * every one it is asked for in unwind_binaries, with a table or none). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, struct record_unwind_file);
+	__type(value, __u8);
+	__uint(max_entries, 4096);
+} unwind_asked SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);  /* 128 questions: user space answers at once */
+} unwind_misses SEC(".maps");
+
+/*
+ * The mappings of a process the walk has met, as bpf_find_vma() found
+ * them. It can be asked only once a sample: in the timer's interrupt it
+ * leaves the unlock of the mappings' lock to an irq_work, and a second call
+ * before that has run fails (-EBUSY). So each sample looks up at most one
+ * mapping, the first its walk meets that is not kept here, and a walk that
+ * meets a second one goes down the copy path; a process's first samples
+ * fill this in (a stack spans a few mappings). An exec (another mm)
+ * empties it. A library unmapped and another mapped at its place in the
+ * same run would keep its entry: rare, and at worst a sample's walk falls
+ * back or stops short.
+ */
+#define UNWIND_PROCESS_VMAS 16  /* a power of two */
+
+struct unwind_vma {
+	__u64 start, end, pgoff;
+	struct record_unwind_file file;
+	__u32 no_file, reserved;
+};
+
+struct unwind_vmas {
+	__u64 mm;
+	__u32 count, next;
+	struct unwind_vma vmas[UNWIND_PROCESS_VMAS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, __u32);
+	__type(value, struct unwind_vmas);
+	__uint(max_entries, 4096);
+} unwind_process_vmas SEC(".maps");
+
+/* A new process's entry is made from here (too big for the stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct unwind_vmas);
+	__uint(max_entries, 1);
+} unwind_vmas_scratch SEC(".maps");
+
+struct task_struct___unwind {
+	void *mm;
+} __attribute__((preserve_access_index));
+
+struct vm_area_struct___unwind {
+	unsigned long vm_start, vm_end, vm_pgoff;
+	struct file___unwind *vm_file;
+} __attribute__((preserve_access_index));
+
+struct file___unwind {
+	struct inode___unwind *f_inode;
+} __attribute__((preserve_access_index));
+
+struct inode___unwind {
+	unsigned long i_ino;
+	struct super_block___unwind *i_sb;
+} __attribute__((preserve_access_index));
+
+struct super_block___unwind {
+	unsigned int s_dev;
+} __attribute__((preserve_access_index));
 
 /* One walk, in the CPU's map value (as python_walk, for the verifier's
  * sake: counters it sees as ranges, not as each exact depth). The header
@@ -54,6 +132,14 @@ struct unwind_walk {
 	__u64 pc, sp, bp;
 	__u64 fallback_pc;
 	__u64 hash;                /* of the frames so far, as store_stack() hashes */
+	/* the mapping the last pc was in: [start, end), the file's address
+	 * of start (offset + vaddr_delta), its table; no_file: JIT code */
+	__u64 vm_start, vm_end, own_start;
+	struct record_unwind_file file;
+	__u32 table, rows;
+	__u32 no_file, have_mapping;
+	__u32 lookups;             /* bpf_find_vma() calls this sample: at most one */
+	__u32 reserved_lookups;
 	__u32 pid, fallback;
 	__u32 done, reserved;
 	__u32 lo, hi;              /* a binary search's bounds: in the map value,
@@ -79,27 +165,114 @@ static __always_inline long unwind_fall_back(struct unwind_walk *w, __u32 why)
 	return 1;
 }
 
-/* The mapping of proc holding pc, or NULL. */
-static __always_inline const struct record_unwind_mapping *
-unwind_mapping(struct unwind_walk *w, const struct record_unwind_proc *proc, __u64 pc)
+/* What bpf_find_vma() found, on the caller's stack (as it wants). */
+static long unwind_vma_found(void *task, struct vm_area_struct___unwind *vma,
+			     struct unwind_vma *found)
 {
-	w->lo = 0;
-	w->hi = proc->count;
-	for (int i = 0; i < UNWIND_MAPPING_STEPS; i++) {
-		__u32 lo = w->lo, hi = w->hi;
-		if (lo >= hi)
+	struct file___unwind *file = BPF_CORE_READ(vma, vm_file);
+
+	(void)task;
+	found->start = BPF_CORE_READ(vma, vm_start);
+	found->end = BPF_CORE_READ(vma, vm_end);
+	found->pgoff = BPF_CORE_READ(vma, vm_pgoff);
+	found->no_file = file == NULL;
+	found->file.dev = file ? BPF_CORE_READ(file, f_inode, i_sb, s_dev) : 0;
+	found->file.inode = file ? BPF_CORE_READ(file, f_inode, i_ino) : 0;
+	return 0;
+}
+
+/* pc's mapping into *found, from those kept or looked up now (one a
+ * sample); 0 or the fallback why */
+static __always_inline __u32 unwind_vma_at(struct unwind_walk *w, __u64 pc,
+					   struct unwind_vma *found)
+{
+	struct unwind_vmas *kept = bpf_map_lookup_elem(&unwind_process_vmas, &w->pid);
+
+	if (!kept)
+		return RECORD_FALLBACK_NO_MAPPING;
+	for (__u32 i = 0; i < UNWIND_PROCESS_VMAS; i++) {
+		if (i >= kept->count)
 			break;
-		__u32 mid = (lo + hi) / 2;
-		if (proc->mappings[mid & (RECORD_UNWIND_MAPPINGS - 1)].start <= pc)
-			w->lo = mid + 1;
-		else
-			w->hi = mid;
+		struct unwind_vma *v = &kept->vmas[i];
+		if (pc >= v->start && pc < v->end) {
+			*found = *v;
+			return 0;
+		}
 	}
-	__u32 lo = w->lo;
-	if (lo == 0 || lo > RECORD_UNWIND_MAPPINGS)
-		return NULL;
-	const struct record_unwind_mapping *m = &proc->mappings[(lo - 1) & (RECORD_UNWIND_MAPPINGS - 1)];
-	return pc < m->end ? m : NULL;
+	if (w->lookups)
+		return RECORD_FALLBACK_NO_MAPPING;  /* the sample's one lookup is spent */
+	w->lookups = 1;
+	if (bpf_find_vma(bpf_get_current_task_btf(), pc, unwind_vma_found, found, 0) ||
+	    pc < found->start || pc >= found->end)
+		return RECORD_FALLBACK_NO_MAPPING;  /* none, or its lock was taken */
+	__u32 slot = kept->next & (UNWIND_PROCESS_VMAS - 1);
+	kept->vmas[slot] = *found;
+	kept->next = slot + 1;
+	if (kept->count < UNWIND_PROCESS_VMAS)
+		kept->count++;
+	return 0;
+}
+
+/* Finds pc's mapping and its file's table into w: 0, or the fallback why. */
+static __always_inline __u32 unwind_find_mapping(struct unwind_walk *w, __u64 pc)
+{
+	struct unwind_vma found = {};
+
+	if (w->have_mapping && pc >= w->vm_start && pc < w->vm_end)
+		return 0;
+	w->have_mapping = 0;
+	__u32 why = unwind_vma_at(w, pc, &found);
+	if (why)
+		return why;
+	w->vm_start = found.start;
+	w->vm_end = found.end;
+	w->no_file = found.no_file;
+	w->file = found.file;
+	if (!found.no_file) {
+		struct record_unwind_binary *b = bpf_map_lookup_elem(&unwind_binaries, &found.file);
+		if (!b) {
+			__u8 one = 1;
+			if (bpf_map_update_elem(&unwind_asked, &found.file, &one, BPF_NOEXIST) == 0) {
+				struct record_unwind_miss miss = { found.file, w->pid, 0, pc };
+				if (bpf_ringbuf_output(&unwind_misses, &miss, sizeof(miss),
+						       BPF_RB_FORCE_WAKEUP))
+					bpf_map_delete_elem(&unwind_asked, &found.file);
+			}
+			return RECORD_FALLBACK_NO_TABLE;
+		}
+		if (b->table == RECORD_UNWIND_NO_TABLE || b->rows == 0)
+			return RECORD_FALLBACK_NO_TABLE;
+		w->table = b->table;
+		w->rows = b->rows;
+		w->own_start = (found.pgoff << 12) + b->vaddr_delta;
+	}
+	w->have_mapping = 1;
+	return 0;
+}
+
+/* The process's kept mappings, emptied if it has exec'd since (another mm). */
+static __always_inline void unwind_check_vmas(__u32 pid)
+{
+	struct task_struct___unwind *task = (void *)bpf_get_current_task();
+	__u64 mm = (__u64)BPF_CORE_READ(task, mm);
+	struct unwind_vmas *kept = bpf_map_lookup_elem(&unwind_process_vmas, &pid);
+
+	if (kept && kept->mm == mm)
+		return;
+	if (kept) {
+		kept->count = 0;
+		kept->next = 0;
+		kept->mm = mm;
+		return;
+	}
+	__u32 zero = 0;
+	struct unwind_vmas *fresh = bpf_map_lookup_elem(&unwind_vmas_scratch, &zero);
+	if (fresh) {
+		fresh->mm = mm;
+		fresh->count = 0;
+		fresh->next = 0;
+		bpf_map_update_elem(&unwind_process_vmas, &pid, fresh, BPF_ANY);
+	}
 }
 
 /* The row of the table at [first, first + rows) whose range holds pc, or NULL. */
@@ -138,9 +311,6 @@ static long unwind_step(__u32 index, void *arg)
 	(void)index, (void)arg;
 	if (!w)
 		return 1;
-	struct record_unwind_proc *proc = bpf_map_lookup_elem(&unwind_procs, &w->pid);
-	if (!proc)
-		return unwind_fall_back(w, RECORD_FALLBACK_NO_PROC);
 	__u32 at = w->depth;
 	if (at >= RECORD_MAX_USER_DEPTH) {
 		stat_add(RECORD_STAT_UNWIND_DEEP);
@@ -154,20 +324,18 @@ static long unwind_step(__u32 index, void *arg)
 	w->hash = record_mix(w->hash, pc);
 	w->depth = at + 1;
 
-	const struct record_unwind_mapping *m = unwind_mapping(w, proc, pc);
-	if (!m)
-		return unwind_fall_back(w, RECORD_FALLBACK_NO_MAPPING);
+	__u32 why = unwind_find_mapping(w, pc);
+	if (why)
+		return unwind_fall_back(w, why);
 	__u64 cfa, ra = 0, bp = w->bp;
-	if (m->table == RECORD_UNWIND_FRAME_POINTERS) {
+	if (w->no_file) {
 		cfa = w->bp + 16;
 		if (bpf_probe_read_user(&bp, sizeof(bp), (const void *)w->bp))
 			return unwind_fall_back(w, RECORD_FALLBACK_READ);
 	} else {
-		if (m->table == RECORD_UNWIND_NO_TABLE || m->rows == 0)
-			return unwind_fall_back(w, RECORD_FALLBACK_NO_TABLE);
-		__u64 own = pc - m->bias;
+		__u64 own = pc - w->vm_start + w->own_start;
 		const struct record_unwind_row *row = own <= 0xffffffffULL ?
-			unwind_row(w, m->table, m->rows, (__u32)own) : NULL;
+			unwind_row(w, w->table, w->rows, (__u32)own) : NULL;
 		__u8 kind = row ? row->kind : RECORD_UNWIND_FALLBACK;
 		switch (kind & RECORD_UNWIND_CFA_MASK) {
 		case RECORD_UNWIND_END:
@@ -248,7 +416,7 @@ static __always_inline __u64 unwind_user_stack(__u32 pid, const struct pt_regs *
 	__u32 zero = 0;
 	struct unwind_walk *w = bpf_map_lookup_elem(&unwind_walks, &zero);
 
-	*fallback = RECORD_FALLBACK_NO_PROC;
+	*fallback = RECORD_FALLBACK_NO_MAPPING;
 	*fallback_pc = regs->rip;
 	if (!w)
 		return 0;
@@ -259,6 +427,9 @@ static __always_inline __u64 unwind_user_stack(__u32 pid, const struct pt_regs *
 	w->depth = 0;
 	w->hash = 0x5bd1e9955bd1e995ULL;
 	w->done = 0;
+	w->have_mapping = 0;
+	w->lookups = 0;
+	unwind_check_vmas(pid);
 	w->fallback = RECORD_FALLBACK_NONE;
 	bpf_loop(RECORD_MAX_USER_DEPTH + 1, unwind_step, NULL, 0);
 	if (!w->done) {
@@ -271,17 +442,17 @@ static __always_inline __u64 unwind_user_stack(__u32 pid, const struct pt_regs *
 	return unwind_store(w);
 }
 
-/* An exec: the process's mappings are new, its entry is stale; and user
- * space hears of the pid again at its next sample, to fill it anew. */
-SEC("raw_tp/sched_process_exec")  /* raw: no tracefs needed */
-int on_exec(void *ctx)
+#else
+/* The plain build (no kernel BTF for libbpf): user space turns
+ * kernel_unwind on only with the task build. */
+static __always_inline __u64 unwind_user_stack(__u32 pid, const struct pt_regs *regs,
+					       __u32 *fallback, __u64 *fallback_pc)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
-
-	(void)ctx;
-	bpf_map_delete_elem(&unwind_procs, &pid);
-	bpf_map_delete_elem(&seen_pids, &pid);
+	(void)pid;
+	*fallback = RECORD_FALLBACK_NO_MAPPING;
+	*fallback_pc = regs->rip;
 	return 0;
 }
+#endif
 
 #endif

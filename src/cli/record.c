@@ -60,7 +60,8 @@ static void record_usage(FILE *out)
 	      "                            named \"function (file.py)\" in place of the\n"
 	      "                            interpreter's _PyEval_EvalFrameDefault\n"
 	      "      --lines               Python frames name their line: \"f (file.py:12)\"\n"
-	      "      --stack-storage-size N  distinct stacks and keys kept (default 16384)\n"
+	      "      --stack-storage-size N  distinct stacks and keys kept (default 16384;\n"
+	      "                            65536 when user stacks are walked in the kernel)\n"
 	      "      --perf-max-stack-depth N  frames kept per stack walked in the kernel\n"
 	      "                            (default and most 127; copied user stacks keep\n"
 	      "                            up to 1024)\n\n"
@@ -206,7 +207,7 @@ void record_options__init(struct record_options *o)
 			.cpu = -1,
 			.user_stacks = true,
 			.kernel_stacks = true,
-			.stack_storage_size = 16384,
+			.stack_storage_size = 0,  /* record__prepare_sampler() chooses */
 			.max_stack_depth = BPF_SAMPLER_MAX_STACK_DEPTH,
 			.min_block_us = 1,
 			.max_block_us = UINT64_MAX,

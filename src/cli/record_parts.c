@@ -124,11 +124,13 @@ static bool kernel_at_least(unsigned want_major, unsigned want_minor)
 }
 
 /* --unwind=auto: user stacks walked in the kernel from the binaries'
- * tables where it can (x86-64, the kernel's BTF, bpf_loop: Linux 5.17). */
+ * tables where it can (x86-64, the kernel's BTF; bpf_loop and bpf_find_vma
+ * came in Linux 5.17, stacks allocated as they come in a timer's program
+ * in 6.1). */
 static bool choose_kernel_unwind(void)
 {
 #if defined(__x86_64__)
-	return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && kernel_at_least(5, 17);
+	return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && kernel_at_least(6, 1);
 #else
 	return false;
 #endif
@@ -282,6 +284,11 @@ void record__prepare_sampler(struct record_options *o)
 	o->sampler.kernel_unwind = o->sampler.user_stacks && o->unwind == UNWIND_AUTO &&
 				   (o->sampler.copy_user_stacks || o->sampler.off_cpu) &&
 				   choose_kernel_unwind();
+	/* the kernel's walk keeps every process's user stacks in the kernel
+	 * (their addresses differ from process to process), where copies were
+	 * counted in user space: a host's worth of them */
+	if (!o->sampler.stack_storage_size)
+		o->sampler.stack_storage_size = o->sampler.kernel_unwind ? 65536 : 16384;
 	if (o->sampler.all_time)  /* a timer sample's CPU time, in us */
 		o->sampler.sample_weight = o->sampler.period ? o->sampler.period / 1000 :
 			(1000000 + o->sampler.frequency / 2) / o->sampler.frequency;
@@ -384,18 +391,17 @@ void record__report_unwind(const struct recording_results *r,
 		return;
 	if (stats->unwound_fp)
 		fprintf(stderr, "flamekit: %" PRIu64 " of %" PRIu64 " off-CPU and waker user stacks "
-			"walked by frame pointers only (their process's tables were not loaded "
+			"walked by frame pointers only (their binaries' tables were not loaded "
 			"yet): cut short where code keeps no frame pointers\n", stats->unwound_fp,
 			stats->unwound_fp + stats->unwound);
 	if (verbose || stats->unwound_deep) {
 		struct kernel_unwind_stats k;
 		kernel_unwind__stats(r->kernel_unwind, &k);
 		fprintf(stderr, "flamekit: %" PRIu64 " user stacks walked in the kernel (%" PRIu64
-			" cut at %d frames); %" PRIu64 " unwind tables, %" PRIu64 " KiB, for %"
-			PRIu64 " processes; %" PRIu64 " binaries without one, %" PRIu64
-			" over the budget\n", stats->unwound, stats->unwound_deep,
-			BPF_SAMPLER_MAX_USER_DEPTH, k.tables, k.bytes / 1024,
-			k.processes, k.no_table, k.over_budget);
+			" cut at %d frames); %" PRIu64 " unwind tables, %" PRIu64 " KiB; %"
+			PRIu64 " binaries without one, %" PRIu64 " over the budget\n",
+			stats->unwound, stats->unwound_deep, BPF_SAMPLER_MAX_USER_DEPTH, k.tables,
+			k.bytes / 1024, k.no_table, k.over_budget);
 	}
 	if (r->fallback_samples == 0)
 		return;
@@ -406,7 +412,7 @@ void record__report_unwind(const struct recording_results *r,
 	for (size_t i = 0; i < r->fallback_binary_count && i < 5; i++) {
 		const char *name = sorted[i].binary ? strrchr(sorted[i].binary, '/') : NULL;
 		buf__printf(&where, "%s%s %" PRIu64, i ? ", " : "",
-			    name ? name + 1 : sorted[i].binary ? sorted[i].binary : "new processes",
+			    name ? name + 1 : sorted[i].binary ? sorted[i].binary : "unknown code",
 			    sorted[i].samples);
 	}
 	if (r->fallback_binary_count > 5)
@@ -415,8 +421,8 @@ void record__report_unwind(const struct recording_results *r,
 		"user space, not in the kernel: %s\n", r->fallback_samples, walked,
 		walked ? 100.0 * (double)r->fallback_samples / (double)walked : 0.0, where.data);
 	if (verbose) {
-		static const char *const why[] = { "", "new processes", "outside the mappings known",
-			"binaries without a table", "rules the walk does not follow",
+		static const char *const why[] = { "", "no mapping (or its lock taken)",
+			"binaries without a table (yet)", "rules the walk does not follow",
 			"stack memory not readable" };
 		fputs("flamekit: by why:", stderr);
 		for (size_t i = 1; i < sizeof(why) / sizeof(why[0]); i++)

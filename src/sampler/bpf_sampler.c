@@ -51,7 +51,6 @@ struct bpf_sampler {
 	struct bpf_program *sample_program, *fork_program;  /* fork_program: only with -- COMMAND */
 	struct bpf_program *switch_program, *waking_program;  /* only with off_cpu, wakeups */
 	struct bpf_program *event_program;  /* -e on a tracepoint or function */
-	struct bpf_program *exec_program;   /* only with kernel_unwind */
 	const struct event_spec *event;     /* NULL: the timer */
 	bool attach_clock;                  /* sample_program on per-CPU perf events */
 	struct bpf_map *counts, *stacks, *stats, *pids, *tids, *new_pids, *samples;
@@ -60,6 +59,7 @@ struct bpf_sampler {
 	struct bpf_map *cgroup_filter, *mntns_filter;
 	struct bpf_map *blocked, *wakers;
 	struct bpf_map *interp_events;      /* with python */
+	struct bpf_map *unwind_misses;      /* with kernel_unwind */
 
 	struct bpf_link **links;     /* one per CPU, and the fork tracer's */
 	size_t link_count;
@@ -282,8 +282,6 @@ static void choose_programs(struct bpf_sampler *s, const struct bpf_sampler_opti
 	}
 	s->attach_clock = !wanted && (!o->off_cpu || o->all_time);
 	bpf_program__set_autoload(s->sample_program, s->attach_clock);
-	if (!kernel_unwinds(o))
-		disable_program(&s->exec_program);
 	if (s->task) {
 		if (!o->follow_children)
 			disable_program(&s->fork_program);
@@ -319,6 +317,10 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 		if (!err)
 			err = bpf_map__set_max_entries(s->stacks, o->stack_storage_size);
 	}
+	/* the kernel's walk: stacks (1 KB each) take memory as they come, not
+	 * all of it at load (Linux 6.1 allows that in a timer's program) */
+	if (!err && kernel_unwinds(o))
+		err = bpf_map__set_map_flags(s->stacks, BPF_F_NO_PREALLOC);
 	if (!err && o->counts_size)
 		err = bpf_map__set_max_entries(s->counts, o->counts_size);
 	if (!err)
@@ -335,8 +337,9 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 	if (!err && o->python)
 		err = size_interp_maps(s);
 	if (!err && kernel_unwinds(o))
-		err = bpf_map__set_max_entries(bpf_object__find_map_by_name(s->obj, "unwind_procs"),
-					       BPF_SAMPLER_UNWIND_PROCESSES);
+		err = bpf_map__set_max_entries(bpf_object__find_map_by_name(s->obj,
+									    "unwind_binaries"),
+					       BPF_SAMPLER_UNWIND_BINARIES);
 	if (!err && kernel_unwinds(o))
 		err = bpf_map__set_max_entries(bpf_object__find_map_by_name(s->obj, "unwind_rows"),
 					       BPF_SAMPLER_UNWIND_ROWS);
@@ -346,7 +349,9 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **out)
 {
 	bool kfunc = o->event && o->event->kind == EVENT_KFUNC;
-	bool task_access = o->follow_children || o->mntns_map || o->off_cpu || kfunc;
+	/* the kernel's walk reads each mapping's file: CO-RE */
+	bool task_access = o->follow_children || o->mntns_map || o->off_cpu || kfunc ||
+			   kernel_unwinds(o);
 	uint32_t ring_bytes = samples_ring_bytes();
 	struct bpf_sampler *s = NULL;
 	int err;
@@ -385,7 +390,8 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 		goto cleanup;
 	}
 	s->sample_program = bpf_object__find_program_by_name(s->obj, "do_sample");
-	s->exec_program = bpf_object__find_program_by_name(s->obj, "on_exec");
+	if (kernel_unwinds(o))
+		s->unwind_misses = bpf_object__find_map_by_name(s->obj, "unwind_misses");
 	s->counts = bpf_object__find_map_by_name(s->obj, "counts");
 	s->stacks = bpf_object__find_map_by_name(s->obj, "stacks");
 	s->stats = bpf_object__find_map_by_name(s->obj, "stats");
@@ -585,7 +591,6 @@ int bpf_sampler__attach(struct bpf_sampler *s)
 	if (attach_tracer(s, s->fork_program, "new processes (sched_process_fork)") < 0 ||
 	    attach_tracer(s, s->switch_program, "the scheduler's switches (sched_switch)") < 0 ||
 	    attach_tracer(s, s->waking_program, "wakeups (sched_waking)") < 0 ||
-	    attach_tracer(s, s->exec_program, "execs (sched_process_exec)") < 0 ||
 	    attach_event(s) < 0) {
 		free(cpus);
 		bpf_sampler__detach(s);
@@ -644,6 +649,19 @@ static int on_interp_record(void *arg, void *data, size_t size)
 	return 0;
 }
 
+static int on_unwind_miss_record(void *arg, void *data, size_t size)
+{
+	struct bpf_sampler *s = arg;
+	struct record_unwind_miss miss;
+
+	if (size >= sizeof(miss) && s->callbacks->unwind_miss) {
+		memcpy(&miss, data, sizeof(miss));
+		s->callbacks->unwind_miss(miss.pid, miss.pc, miss.file.dev, miss.file.inode,
+					  s->callback_arg);
+	}
+	return 0;
+}
+
 static int on_sample_record(void *arg, void *data, size_t size)
 {
 	struct bpf_sampler *s = arg;
@@ -681,7 +699,10 @@ int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks 
 		if (s->ring && ((s->copy_user_stacks &&
 		     ring_buffer__add(s->ring, bpf_map__fd(s->samples), on_sample_record, s) < 0) ||
 		    (s->interp_events &&
-		     ring_buffer__add(s->ring, bpf_map__fd(s->interp_events), on_interp_record, s) < 0))) {
+		     ring_buffer__add(s->ring, bpf_map__fd(s->interp_events), on_interp_record, s) < 0) ||
+		    (s->unwind_misses &&
+		     ring_buffer__add(s->ring, bpf_map__fd(s->unwind_misses), on_unwind_miss_record,
+				      s) < 0))) {
 			ring_buffer__free(s->ring);
 			s->ring = NULL;
 		}

@@ -107,10 +107,8 @@ struct bpf_sampler_options {
  * yet back. Every thread asleep is timed while it sleeps (a busy host has
  * a few thousand); blocks and wakers beyond are counted as lost. */
 #define BPF_SAMPLER_OFF_CPU_TASKS 32768
-/* kernel_unwind: processes whose mappings the kernel keeps for its walk
- * at once (8 KB each, allocated as they are filled); the others' samples
- * take the copy path. */
-#define BPF_SAMPLER_UNWIND_PROCESSES 8192
+/* kernel_unwind: binaries the kernel keeps tables for (their rows: below) */
+#define BPF_SAMPLER_UNWIND_BINARIES 8192
 /* kernel_unwind: rows of unwind tables the kernel holds (8 bytes each),
  * frames of a user stack walked in the kernel */
 #define BPF_SAMPLER_UNWIND_ROWS (2u << 20)
@@ -168,6 +166,9 @@ struct bpf_sampler_callbacks {
 	int (*sample)(const struct copied_sample *sample, void *arg);
 	/* what the interpreter walks sent (record.h's record_interp_event) */
 	void (*interp_event)(const void *data, size_t size, void *arg);
+	/* kernel_unwind: the walk met a binary it has no entry for in
+	 * unwind_binaries (the kernel's file identity, and a pc of pid in it) */
+	void (*unwind_miss)(uint32_t pid, uint64_t pc, uint64_t dev, uint64_t inode, void *arg);
 };
 
 struct bpf_sampler_stats {

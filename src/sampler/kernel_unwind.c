@@ -5,14 +5,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <gelf.h>
 
 #include <bpf/bpf.h>
 
 #include "../bpf/record.h"
 #include "../lib/cache_dir.h"
 #include "../lib/index_table.h"
-#include "../lib/pid_table.h"
 #include "../lib/xalloc.h"
 #include "../symbolize/unwind_table.h"
 
@@ -26,23 +25,14 @@ struct binary_table {
 	uint32_t rows;
 };
 
-struct unwind_process {
-	uint32_t pid;
-	bool installed;
-	uint64_t generation;        /* of the mappings it was filled from */
-	uint64_t installed_at;      /* CLOCK_MONOTONIC ns */
-};
-
 struct kernel_unwind {
-	int rows_fd, procs_fd;
+	int rows_fd, binaries_fd, asked_fd;
 	struct process_symbols *ps;
 	struct binary_table *binaries;
 	size_t binary_count, binary_cap;
 	struct index_table index;
-	struct pid_table processes;
 	uint32_t next_row;          /* the first row of unwind_rows not used */
 	struct kernel_unwind_stats stats;
-	struct record_unwind_proc *entry;  /* scratch: the one being filled */
 	char *cache_dir;                   /* of tables by build id; NULL: none */
 };
 
@@ -51,16 +41,16 @@ static uint64_t binary_hash(const void *items, size_t index)
 	return index_table__mix((uintptr_t)((const struct binary_table *)items)[index].key);
 }
 
-struct kernel_unwind *kernel_unwind__new(int rows_fd, int procs_fd, struct process_symbols *ps)
+struct kernel_unwind *kernel_unwind__new(int rows_fd, int binaries_fd, int asked_fd,
+					 struct process_symbols *ps)
 {
 	struct kernel_unwind *ku = fk_calloc(1, sizeof(*ku));
 
 	ku->rows_fd = rows_fd;
-	ku->procs_fd = procs_fd;
+	ku->binaries_fd = binaries_fd;
+	ku->asked_fd = asked_fd;
 	ku->ps = ps;
 	index_table__init(&ku->index, 64);
-	pid_table__init(&ku->processes);
-	ku->entry = fk_calloc(1, sizeof(*ku->entry));
 	ku->cache_dir = cache_dir__path("unwind");
 	return ku;
 }
@@ -71,8 +61,6 @@ void kernel_unwind__free(struct kernel_unwind *ku)
 		return;
 	free(ku->binaries);
 	index_table__release(&ku->index);
-	pid_table__release(&ku->processes, NULL);
-	free(ku->entry);
 	free(ku->cache_dir);
 	free(ku);
 }
@@ -131,64 +119,46 @@ static const struct binary_table *table_of(struct kernel_unwind *ku,
 	return &ku->binaries[ku->binary_count++];
 }
 
-static int compare_mappings(const void *a, const void *b)
+/* p_vaddr - p_offset of elf's loadable segment holding vaddr; false: none */
+static bool vaddr_delta(Elf *elf, uint64_t vaddr, int64_t *delta)
 {
-	const struct record_unwind_mapping *x = a, *y = b;
-	return x->start < y->start ? -1 : x->start > y->start;
+	size_t count;
+
+	if (elf_getphdrnum(elf, &count) != 0)
+		return false;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_memsz) {
+			*delta = (int64_t)(ph.p_vaddr - ph.p_offset);
+			return true;
+		}
+	}
+	return false;
 }
 
-void kernel_unwind__install(struct kernel_unwind *ku, uint32_t pid, uint64_t time, bool stale)
+void kernel_unwind__add(struct kernel_unwind *ku, uint32_t pid, uint64_t pc, uint64_t dev,
+			uint64_t inode)
 {
-	struct unwind_process *p = pid_table__get(&ku->processes, pid, sizeof(*p), NULL);
-	uint64_t generation = process_symbols__generation(ku->ps, pid);
+	struct record_unwind_file file = { dev, inode };
+	struct record_unwind_binary entry = { RECORD_UNWIND_NO_TABLE, 0, 0 };
+	struct process_module m;
 
-	/* a sample from before the entry was filled says nothing of it */
-	if (p->installed && p->generation == generation &&
-	    (!stale || time < p->installed_at))
-		return;
-	struct process_module *modules;
-	/* the mappings as they are now, which the kernel's next walks meet
-	 * (a sample's own time may be before the loader mapped the libraries) */
-	size_t count = process_symbols__modules(ku->ps, pid, UINT64_MAX, &modules);
-	struct record_unwind_proc *e = ku->entry;
-	memset(e, 0, sizeof(*e));
-	for (size_t i = 0; i < count && e->count < RECORD_UNWIND_MAPPINGS; i++) {
-		const struct binary_table *b = table_of(ku, &modules[i]);
-		e->mappings[e->count++] = (struct record_unwind_mapping){
-			.start = modules[i].low,
-			.end = modules[i].high,
-			.bias = modules[i].bias,
-			.table = b->id,
-			.rows = b->rows,
-		};
+	if (!process_symbols__module_at(ku->ps, pid, pc, UINT64_MAX, &m)) {
+		/* a process not read yet (its first sample is this one) */
+		process_symbols__add(ku->ps, pid);
+		if (!process_symbols__module_at(ku->ps, pid, pc, UINT64_MAX, &m)) {
+			/* ask again at the next sample that meets it */
+			ku->stats.unknown++;
+			bpf_map_delete_elem(ku->asked_fd, &file);
+			return;
+		}
 	}
-	free(modules);
-	qsort(e->mappings, e->count, sizeof(e->mappings[0]), compare_mappings);
-	/* images that overlap (one mapped over another's gap): the first keeps its range */
-	size_t kept = 0;
-	for (size_t i = 0; i < e->count; i++) {
-		if (kept && e->mappings[i].start < e->mappings[kept - 1].end)
-			continue;
-		e->mappings[kept++] = e->mappings[i];
-	}
-	e->count = (__u32)kept;
-	if (bpf_map_update_elem(ku->procs_fd, &pid, e, BPF_ANY) == 0) {
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		p->installed = true;
-		p->generation = generation;
-		p->installed_at = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-		ku->stats.processes++;
-	}
-}
-
-void kernel_unwind__forget(struct kernel_unwind *ku, uint32_t pid)
-{
-	struct unwind_process *p = pid_table__get(&ku->processes, pid, 0, NULL);
-
-	bpf_map_delete_elem(ku->procs_fd, &pid);
-	if (p)
-		p->installed = false;
+	const struct binary_table *b = table_of(ku, &m);
+	int64_t delta;
+	if (b->id != RECORD_UNWIND_NO_TABLE && m.elf && vaddr_delta(m.elf, pc - m.bias, &delta))
+		entry = (struct record_unwind_binary){ b->id, b->rows, delta };
+	bpf_map_update_elem(ku->binaries_fd, &file, &entry, BPF_ANY);
 }
 
 void kernel_unwind__stats(const struct kernel_unwind *ku, struct kernel_unwind_stats *out)

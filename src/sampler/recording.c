@@ -46,21 +46,11 @@ struct recording {
 	size_t fallback_cap;
 };
 
-static void read_task_events(struct recording *r);
-
 static void on_new_pid(uint32_t pid, void *arg)
 {
 	struct recording *r = arg;
 	if (!r->unwinder || r->kernel_unwind)
 		process_symbols__add(r->results.processes, pid);
-	/* the kernel's walk gets a new process's (or an exec's) mappings
-	 * here, its stacks meanwhile copied (off CPU: walked by frame
-	 * pointers); not only from its copied samples: a full ring may have
-	 * dropped them all */
-	if (r->kernel_unwind) {
-		read_task_events(r);
-		kernel_unwind__install(r->kernel_unwind, pid, UINT64_MAX, true);
-	}
 	interp_session__see(r->results.interp, pid);
 }
 
@@ -101,11 +91,8 @@ static void on_task_exit(uint32_t pid, uint64_t time, void *arg)
 {
 	struct recording *r = arg;
 	(void)time;
-	if (!r->unwinder) {
-		if (r->kernel_unwind)  /* no copies of it wait to be unwound */
-			kernel_unwind__forget(r->kernel_unwind, pid);
+	if (!r->unwinder)
 		return;
-	}
 	r->exiting = fk_grow(r->exiting, &r->exiting_cap, r->exiting_count + 1,
 			     sizeof(*r->exiting));
 	r->exiting[r->exiting_count++] = pid;
@@ -133,16 +120,23 @@ static void read_task_events(struct recording *r)
 	task_events__read(r->events, &task_callbacks, r);
 }
 
+/* The kernel's walk met a binary it has no table for: its table now (the
+ * task events first: the mapping may be one they have not told of yet). */
+static void on_unwind_miss(uint32_t pid, uint64_t pc, uint64_t dev, uint64_t inode, void *arg)
+{
+	struct recording *r = arg;
+	read_task_events(r);
+	kernel_unwind__add(r->kernel_unwind, pid, pc, dev, inode);
+}
+
 /* A sample the kernel did not walk, counted by the binary it stopped in
- * (NULL: none known, e.g. a process the kernel's walk did not know yet).
- * Returns whether that binary is known here. */
-static bool count_fallback(struct recording *r, const struct copied_sample *sample)
+ * (NULL: none known). */
+static void count_fallback(struct recording *r, const struct copied_sample *sample)
 {
 	struct process_module m;
 	const char *binary = NULL;
 
-	if (sample->fallback != RECORD_FALLBACK_NO_PROC &&
-	    process_symbols__module_at(r->results.processes, sample->pid, sample->fallback_pc,
+	if (process_symbols__module_at(r->results.processes, sample->pid, sample->fallback_pc,
 				       sample->time, &m))
 		binary = m.path;
 	r->results.fallback_samples++;
@@ -152,7 +146,7 @@ static bool count_fallback(struct recording *r, const struct copied_sample *samp
 		struct recording_fallback *f = &r->results.fallback_binaries[i];
 		if (f->binary == binary || (f->binary && binary && strcmp(f->binary, binary) == 0)) {
 			f->samples++;
-			return binary != NULL;
+			return;
 		}
 	}
 	r->results.fallback_binaries = fk_grow(r->results.fallback_binaries, &r->fallback_cap,
@@ -160,7 +154,6 @@ static bool count_fallback(struct recording *r, const struct copied_sample *samp
 					       sizeof(*r->results.fallback_binaries));
 	r->results.fallback_binaries[r->results.fallback_binary_count++] =
 		(struct recording_fallback){ binary, 1 };
-	return binary != NULL;
 }
 
 static int on_copied_sample(const struct copied_sample *sample, void *arg)
@@ -203,29 +196,16 @@ static int on_copied_sample(const struct copied_sample *sample, void *arg)
 	    !process_symbols__replaced_since(r->results.processes, sample->pid, sample->time))
 		bpf_sampler__set_stack_end(r->results.sampler, sample->tid, stack_end);
 	user_counts__add(r->counts, &key);
-	if (r->kernel_unwind && sample->fallback != RECORD_FALLBACK_NONE) {
-		bool known = count_fallback(r, sample);
-		/* the kernel lacked the process's mappings, or had old ones: a
-		 * binary known here it did not know (mapped since, or not yet
-		 * opened when the entry was filled) */
-		if (sample->fallback == RECORD_FALLBACK_NO_PROC ||
-		    sample->fallback == RECORD_FALLBACK_NO_MAPPING ||
-		    sample->fallback == RECORD_FALLBACK_NO_TABLE)
-			kernel_unwind__install(r->kernel_unwind, sample->pid, sample->time,
-					       sample->fallback == RECORD_FALLBACK_NO_PROC ||
-					       (sample->fallback == RECORD_FALLBACK_NO_MAPPING && known));
-	}
+	if (r->kernel_unwind && sample->fallback != RECORD_FALLBACK_NONE)
+		count_fallback(r, sample);
 	return late;  /* (this one is taken: the reader has moved past it) */
 }
 
 /* Dwfls of processes that exited before the previous poll: their samples are in. */
 static void forget_exited(struct recording *r)
 {
-	for (size_t i = 0; i < r->exited_count; i++) {
+	for (size_t i = 0; i < r->exited_count; i++)
 		user_unwinder__forget(r->unwinder, r->exited[i]);
-		if (r->kernel_unwind)
-			kernel_unwind__forget(r->kernel_unwind, r->exited[i]);
-	}
 	uint32_t *swap = r->exited;
 	size_t swap_cap = r->exited_cap;
 	r->exited = r->exiting;
@@ -240,6 +220,7 @@ static const struct bpf_sampler_callbacks sampler_callbacks = {
 	.new_pid = on_new_pid,
 	.sample = on_copied_sample,
 	.interp_event = on_interp_event,
+	.unwind_miss = on_unwind_miss,
 };
 
 int recording__new(const struct bpf_sampler_options *options, bool annotate_jit,
@@ -295,7 +276,8 @@ int recording__new_with_interp(const struct bpf_sampler_options *options, bool a
 	if (o.kernel_unwind && o.user_stacks && (o.copy_user_stacks || o.off_cpu))
 		r->kernel_unwind = kernel_unwind__new(
 			bpf_sampler__map_fd(r->results.sampler, "unwind_rows"),
-			bpf_sampler__map_fd(r->results.sampler, "unwind_procs"), r->results.processes);
+			bpf_sampler__map_fd(r->results.sampler, "unwind_binaries"),
+			bpf_sampler__map_fd(r->results.sampler, "unwind_asked"), r->results.processes);
 	r->results.kernel_unwind = r->kernel_unwind;
 	if (bpf_sampler__attach(r->results.sampler) < 0)
 		goto cleanup;

@@ -99,7 +99,7 @@ struct recording_end {
 };
 
 /* Samples the kernel's walk left to the copy path (kernel_unwind), by the
- * binary it stopped in (NULL: none: the process was new to it). */
+ * binary it stopped in (NULL: a pc in none known here). */
 struct recording_fallback {
 	const char *binary;           /* the process symbols' path */
 	uint64_t samples;

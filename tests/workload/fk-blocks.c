@@ -47,6 +47,10 @@ __attribute__((noinline, noclone)) void piper(void)
 static void child(void)
 {
 	char c;
+	/* its own copy of the write end would keep the pipe open after the
+	 * parent's exit: no end of file, a child left running */
+	close(to_child[1]);
+	close(from_child[0]);
 	while (read(to_child[0], &c, 1) == 1) {
 		usleep(2000);
 		if (write(from_child[1], &c, 1) != 1)
