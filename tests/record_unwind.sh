@@ -132,7 +132,7 @@ unwind_table_test() {
 
 record_unwind_tests() {
 	local id any=
-	for id in record/unwind-{table,nofp,fp,dlopen,short,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu}; do
+	for id in record/unwind-{table,nofp,fp,dlopen,short,in-kernel,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu}; do
 		wanted "$id" && any=1
 	done
 	[[ -n $any ]] || return 0
@@ -191,6 +191,30 @@ record_unwind_tests() {
 	if wanted record/unwind-short && unwind_record_both record/unwind-short short sh -c \
 		"for i in \$(seq 40); do '$unwind_dir/fk-short' 0.05; done"; then
 		unwind_check record/unwind-short fk-short short "$libc_root;top_level;mid_a;mid_b;leaf_hot\$" ';leaf_hot$'
+	fi
+
+	# the walk is the kernel's, not the copy path's, from a process's first
+	# samples on: 40 processes of 50 ms, a fresh cache of tables (-v says
+	# how many user stacks went down the copy path)
+	if wanted record/unwind-in-kernel && ! uname -r | awk -F. '{ exit !($1 > 6 || ($1 == 6 && $2 >= 1)) }'; then
+		skip record/unwind-in-kernel "Linux $(uname -r): the kernel's walk needs 6.1"
+	elif wanted record/unwind-in-kernel; then
+		if FLAMEKIT_CACHE_DIR=$unwind_dir/in-kernel-cache "$BUILD/flamekit" record -v -F 997 -f \
+			-o "$unwind_dir/in-kernel.folded" -- sh -c \
+			"for i in \$(seq 40); do '$unwind_dir/fk-short' 0.05; done" 2> "$unwind_dir/in-kernel.err"; then
+			local walked copied
+			walked=$(sed -n 's/^flamekit: \([0-9]*\) user stacks walked in the kernel.*/\1/p' "$unwind_dir/in-kernel.err")
+			copied=$(sed -n 's/^flamekit: \([0-9]*\) of [0-9]* user stacks (.*) unwound in user space.*/\1/p' "$unwind_dir/in-kernel.err")
+			if [[ -z $walked ]]; then
+				fail record/unwind-in-kernel "no line on the kernel's walk: $(grep -v '^libbpf' "$unwind_dir/in-kernel.err" | head -n 3 | tr '\n' ' ')"
+			elif awk -v w="$walked" -v c="${copied:-0}" 'BEGIN { exit !(w > 0 && c <= 0.1 * (w + c)) }'; then
+				pass record/unwind-in-kernel
+			else
+				fail record/unwind-in-kernel "$walked user stacks walked in the kernel, ${copied:-0} copied (want at most 10%): $(grep 'by why' "$unwind_dir/in-kernel.err")"
+			fi
+		else
+			fail record/unwind-in-kernel "$(grep -v '^libbpf' "$unwind_dir/in-kernel.err" | tail -n 1)"
+		fi
 	fi
 
 	# deeper than perf's 8 KB copy and the kernel's 127 frames: whole
