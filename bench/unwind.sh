@@ -122,3 +122,72 @@ for tool in flamekit perf; do
 	printf '%-10s %8.2f %8.1f %8.3fx %8s %6s\n' "$tool" "$cpu" "$(echo "$rss / 1024" | bc -l)" \
 		"$(echo "$slow / $base" | bc -l)" "$share" "$lost"
 done
+
+# Real, varied work: gcc building this project BUILDS (3) times (make -B:
+# cc1 has no frame pointers, and each file is a new process), host-wide,
+# each tool recording the whole of it; BUILD_REPS (2) recordings each.
+[[ ${BUILD_WORK:-1} == 1 ]] || exit 0
+BUILDS=${BUILDS:-3}
+BUILD_REPS=${BUILD_REPS:-2}
+mkdir -p "$work/tree"
+cp -r "$TOP/src" "$TOP/Makefile" "$TOP/tests" "$TOP/completions" "$work/tree/"
+builds() { # wall seconds of $BUILDS builds of the copy
+	local t0 t1
+	t0=$(date +%s.%N)
+	for _ in $(seq "$BUILDS"); do make -C "$work/tree" -B -j "$cpus" > /dev/null 2>&1; done
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l
+}
+# share of cc1's samples whose user stack is whole: from _start through main
+cc1_whole() {
+	awk '/^cc1;/ { n = $NF; t += n; if ($0 ~ /^cc1;_start;[^ ]*;main;/) g += n }
+		END { if (t) printf "%.1f", 100 * g / t; else print "?" }' "$1"
+}
+build_base=$(for _ in $(seq "$BUILD_REPS"); do builds; done | median)
+echo
+echo "$BUILDS builds of flamekit (make -B -j $cpus: $(printf %.1f "$build_base") s unprofiled), sampled host-wide at $HZ Hz"
+printf '%-12s %8s %8s %9s %9s %6s\n' tool CPU_s RSS_MB slowdown cc1_whole lost
+build_tools=(flamekit perf)
+if [[ -n ${LIBBPF_TOOLS_PROFILE:-} && -x ${LIBBPF_TOOLS_PROFILE:-} ]]; then
+	build_tools+=(libbpf-tools)
+else
+	echo "(libbpf-tools profile skipped: set LIBBPF_TOOLS_PROFILE)"
+fi
+for tool in "${build_tools[@]}"; do
+	rows=()
+	for rep in $(seq "$BUILD_REPS"); do
+		prefix=$work/build-$tool.$rep
+		case $tool in
+		flamekit) /usr/bin/time -f '%U %S %M' -o "$prefix.time" "$BUILD/flamekit" record -F "$HZ" \
+				-f -o "$prefix.folded" 3600 2> "$prefix.err" & ;;
+		perf) /usr/bin/time -f '%U %S %M' -o "$prefix.time" perf record -F "$HZ" -a \
+				--call-graph dwarf -o "$prefix.data" > /dev/null 2> "$prefix.err" & ;;
+		libbpf-tools) /usr/bin/time -f '%U %S %M' -o "$prefix.time" "$LIBBPF_TOOLS_PROFILE" \
+				-F "$HZ" -f 3600 > "$prefix.folded" 2> "$prefix.err" & ;;
+		esac
+		profiler=$!
+		sleep 1.5
+		wall=$(builds)
+		# to the tool, not to /usr/bin/time, which ignores SIGINT while it waits
+		pkill -INT -P "$profiler"; wait "$profiler" 2> /dev/null
+		read -r user sys rss < "$prefix.time"
+		cpu=$(echo "$user + $sys" | bc -l)
+		case $tool in
+		flamekit) lost=$(sed -n 's/.* \([0-9]*\) lost$/\1/p' "$prefix.err") ;;
+		perf)
+			/usr/bin/time -f '%U %S %M' -o "$prefix.post" sh -c "perf script -i '$prefix.data' \
+				2> /dev/null | '$BUILD/flamekit' collapse perf > '$prefix.folded'"
+			read -r puser psys prss < "$prefix.post"
+			cpu=$(echo "$cpu + $puser + $psys" | bc -l)
+			(( prss > rss )) && rss=$prss
+			lost=$(perf report -i "$prefix.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { print n + 0 }')
+			rm -f "$prefix.data" ;;
+		libbpf-tools) lost=$(sed -n 's/^WARNING: \([0-9]*\) stack traces could not be displayed.*/\1/p' "$prefix.err" | grep . || echo 0) ;;
+		esac
+		rows+=("$cpu $rss $(echo "$wall / $build_base" | bc -l) $(cc1_whole "$prefix.folded") ${lost:-?}")
+		echo "  $tool run $rep: ${rows[-1]}" >&2
+	done
+	col() { printf '%s\n' "${rows[@]}" | awk -v c="$1" '{ print $c }' | median; }
+	printf '%-12s %8.2f %8.1f %8.3fx %9s %6s\n' "$tool" "$(col 1)" "$(echo "$(col 2) / 1024" | bc -l)" \
+		"$(col 3)" "$(col 4)" "$(col 5)"
+done

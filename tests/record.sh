@@ -845,7 +845,7 @@ record_test_off_cpu() {
 		header=$(head -n 1 "$record_dir/off-cpu.txt")
 		counted=$("$BUILD/flamekit" collapse bcc "$record_dir/off-cpu.txt" | awk '$1 ~ /^fk-offcpu;/ { n += $NF } END { print n + 0 }')
 		folded=$(record_blocked "$record_dir/off-cpu.out")
-		if [[ $header != "Tracing off-CPU time (us) of PID $pid by user + kernel stack (user stacks by frame pointers)... Hit Ctrl-C to end." ]]; then
+		if [[ $header != "Tracing off-CPU time (us) of PID $pid by user + kernel stack (user stacks from unwind tables)... Hit Ctrl-C to end." ]]; then
 			record_fail off-cpu-report "the report begins \"$header\""
 		elif ! record_near5 "$counted" "$folded"; then
 			record_fail off-cpu-report "the report holds $counted us of fk-offcpu, the -f recording of the same run $folded us (± 5%)"

@@ -92,9 +92,47 @@ unwind_check() { # id comm name chain [within]
 	fi
 }
 
+# The in-kernel walk's tables (symbolize/unwind_table.c) against readelf's
+# reading of the same .eh_frame: at the address of every row readelf
+# prints (fk-nofp's and libc's), the table's row in force must give the
+# same rule, or FALLBACK where the rule is not one the walk follows.
+unwind_table_test() {
+	local d=$unwind_dir/table libc
+	mkdir -p "$d"
+	libc=$(ldd "$unwind_dir/fk-nofp" | awk '/libc\.so/ { print $3 }')
+	if ! command -v readelf > /dev/null; then
+		skip record/unwind-table "needs readelf (binutils)"
+		return
+	fi
+	if ! cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$d/dump" "$TOP/tests/unwind_table_dump.c" \
+		"$BUILD/obj/symbolize/unwind_table.o" "$BUILD/obj/lib/buf.o" "$BUILD/obj/lib/xalloc.o" -ldw -lelf 2> "$d/cc.err"; then
+		fail record/unwind-table "tests/unwind_table_dump.c does not build: $(head -n 3 "$d/cc.err" | tr '\n' ' ')"
+		return
+	fi
+	local binary result all=
+	for binary in "$unwind_dir/fk-nofp" "$libc"; do
+		readelf --debug-dump=frames-interp "$binary" | awk -f "$TOP/tests/unwind_table_readelf.awk" > "$d/want"
+		if ! "$d/dump" "$binary" > "$d/got" 2> "$d/dump.err"; then
+			fail record/unwind-table "$binary: $(cat "$d/dump.err")"
+			return
+		fi
+		result=$(awk 'function hex(s,   n, i) { n = 0; s = tolower(s)
+				for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+				return n }
+			NR == FNR { pc[n + 0] = hex($1); row[n + 0] = $2 " " $3 " " $4; n++; next }
+			{ a = hex($1); lo = 0; hi = n
+			  while (lo < hi) { mid = int((lo + hi) / 2); if (pc[mid] <= a) lo = mid + 1; else hi = mid }
+			  got = lo ? row[lo - 1] : "none"; want = $2 " " $3 " " $4; checked++
+			  if (got != want && !bad++) first = "at " $1 ": readelf " want ", ours " got }
+			END { if (checked < 10 || bad) print checked + 0 " rows, " bad + 0 " differ; " first }' "$d/got" "$d/want")
+		[[ -n $result ]] && all+="$(basename "$binary"): $result "
+	done
+	if [[ -z $all ]]; then pass record/unwind-table; else fail record/unwind-table "$all"; fi
+}
+
 record_unwind_tests() {
 	local id any=
-	for id in record/unwind-{nofp,fp,dlopen,short,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing}; do
+	for id in record/unwind-{table,nofp,fp,dlopen,short,in-kernel,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu}; do
 		wanted "$id" && any=1
 	done
 	[[ -n $any ]] || return 0
@@ -120,6 +158,7 @@ record_unwind_tests() {
 		return 0
 	fi
 	export FLAMEKIT_CACHE_DIR=$unwind_dir/cache
+	wanted record/unwind-table && unwind_table_test
 	local libc_root='^fk-[a-z]*;_start;__libc_start_main;__libc_start_call_main;main'
 
 	# a program without frame pointers: the whole chain, libc's frames too
@@ -152,6 +191,30 @@ record_unwind_tests() {
 	if wanted record/unwind-short && unwind_record_both record/unwind-short short sh -c \
 		"for i in \$(seq 40); do '$unwind_dir/fk-short' 0.05; done"; then
 		unwind_check record/unwind-short fk-short short "$libc_root;top_level;mid_a;mid_b;leaf_hot\$" ';leaf_hot$'
+	fi
+
+	# the walk is the kernel's, not the copy path's, from a process's first
+	# samples on: 40 processes of 50 ms, a fresh cache of tables (-v says
+	# how many user stacks went down the copy path)
+	if wanted record/unwind-in-kernel && ! uname -r | awk -F. '{ exit !($1 > 6 || ($1 == 6 && $2 >= 1)) }'; then
+		skip record/unwind-in-kernel "Linux $(uname -r): the kernel's walk needs 6.1"
+	elif wanted record/unwind-in-kernel; then
+		if FLAMEKIT_CACHE_DIR=$unwind_dir/in-kernel-cache "$BUILD/flamekit" record -v -F 997 -f \
+			-o "$unwind_dir/in-kernel.folded" -- sh -c \
+			"for i in \$(seq 40); do '$unwind_dir/fk-short' 0.05; done" 2> "$unwind_dir/in-kernel.err"; then
+			local walked copied
+			walked=$(sed -n 's/^flamekit: \([0-9]*\) user stacks walked in the kernel.*/\1/p' "$unwind_dir/in-kernel.err")
+			copied=$(sed -n 's/^flamekit: \([0-9]*\) of [0-9]* user stacks (.*) unwound in user space.*/\1/p' "$unwind_dir/in-kernel.err")
+			if [[ -z $walked ]]; then
+				fail record/unwind-in-kernel "no line on the kernel's walk: $(grep -v '^libbpf' "$unwind_dir/in-kernel.err" | head -n 3 | tr '\n' ' ')"
+			elif awk -v w="$walked" -v c="${copied:-0}" 'BEGIN { exit !(w > 0 && c <= 0.1 * (w + c)) }'; then
+				pass record/unwind-in-kernel
+			else
+				fail record/unwind-in-kernel "$walked user stacks walked in the kernel, ${copied:-0} copied (want at most 10%): $(grep 'by why' "$unwind_dir/in-kernel.err")"
+			fi
+		else
+			fail record/unwind-in-kernel "$(grep -v '^libbpf' "$unwind_dir/in-kernel.err" | tail -n 1)"
+		fi
 	fi
 
 	# deeper than perf's 8 KB copy and the kernel's 127 frames: whole
@@ -213,6 +276,35 @@ while time.time() - t < 2: x += sum(range(1000))'; then
 			fi
 		else
 			fail record/unwind-jit "$(tail -n 1 "$unwind_dir/jit.err")"
+		fi
+	fi
+
+	# off-CPU stacks walked in the kernel from the tables: fk-blocks (frame
+	# pointers, its blocks in libc's wrappers, which have none) names nap(),
+	# diskio() and piper() apart, where frame pointers lose all three (the
+	# libc leaf returns past them), so --unwind=fp must not
+	if wanted record/unwind-offcpu; then
+		if ! cc -O2 -fno-omit-frame-pointer -o "$unwind_dir/fk-blocks" "$TOP/tests/workload/fk-blocks.c"; then
+			fail record/unwind-offcpu "cannot build tests/workload/fk-blocks.c"
+		elif "$BUILD/flamekit" record --off-cpu -f -- "$unwind_dir/fk-blocks" 2 "$unwind_dir/blocks.data" \
+				> "$unwind_dir/offcpu.folded" 2> "$unwind_dir/offcpu.err" &&
+			"$BUILD/flamekit" record --off-cpu --unwind=fp -f -- "$unwind_dir/fk-blocks" 1 "$unwind_dir/blocks.data" \
+				> "$unwind_dir/offcpu-fp.folded" 2>> "$unwind_dir/offcpu.err"; then
+			local fn missing= fp_named=
+			for fn in nap diskio piper; do
+				grep -q "^fk-blocks;_start;__libc_start_main;__libc_start_call_main;main;$fn;[^;]" "$unwind_dir/offcpu.folded" ||
+					missing+=" $fn"
+				grep -q ";main;$fn;" "$unwind_dir/offcpu-fp.folded" && fp_named+=" $fn"
+			done
+			if [[ -n $missing ]]; then
+				fail record/unwind-offcpu "no whole off-CPU stack through$missing: $(sort -t' ' -k2 -nr "$unwind_dir/offcpu.folded" | head -n 2 | cut -c1-200 | tr '\n' '|')"
+			elif [[ -n $fp_named ]]; then
+				fail record/unwind-offcpu "--unwind=fp named$fp_named: the test would prove nothing"
+			else
+				pass record/unwind-offcpu
+			fi
+		else
+			fail record/unwind-offcpu "$(tail -n 1 "$unwind_dir/offcpu.err")"
 		fi
 	fi
 

@@ -190,12 +190,6 @@ static __always_inline void count_key(const struct record_key *key, __u64 weight
 	}
 }
 
-static __always_inline __u64 mix(__u64 h, __u64 word)
-{
-	h ^= word;
-	h *= 0x9e3779b97f4a7c15ULL;
-	return h ^ (h >> 32);
-}
 
 /* Reads one stack into the CPU's scratch buffer, stores it in `stacks`
  * unless already there, and returns its hash (or RECORD_STACK_NONE/MISSED). */
@@ -219,11 +213,11 @@ static __always_inline __u64 store_stack(void *ctx, __u64 flags)
 		return RECORD_STACK_MISSED;
 	}
 	stack->depth = bytes / sizeof(__u64);
-	hash = mix(0x5bd1e9955bd1e995ULL, stack->depth);
+	hash = record_mix(0x5bd1e9955bd1e995ULL, stack->depth);
 	for (__u32 i = 0; i < RECORD_MAX_STACK_DEPTH; i++) {
 		if (i >= stack->depth)
 			break;
-		hash = mix(hash, stack->ips[i]);
+		hash = record_mix(hash, stack->ips[i]);
 	}
 	if (hash <= RECORD_STACK_MISSED)
 		hash += 2;
@@ -363,27 +357,36 @@ __attribute__((noinline)) int copy_stack_pages(struct record_sample_buffer *buff
 	return copied < wanted ? (int)copied : (int)wanted;
 }
 
+/* The task's user registers (the ones saved on entry to the kernel,
+ * whether the sample hit user or kernel code): 0, 1 when it has none (a
+ * kernel thread), -1 when they could not be read. */
+static __always_inline int read_user_regs(struct pt_regs *regs)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *saved = (struct pt_regs *)bpf_task_pt_regs(task);
+
+	if (bpf_probe_read_kernel(regs, sizeof(*regs), saved))
+		return -1;
+	return (regs->cs & 3) == 3 ? 0 : 1;
+}
+
 /*
- * Copies the task's user registers (the ones saved on entry to the kernel,
- * whether the sample hit user or kernel code) and its user stack from sp
- * upwards (to the stack's end as `stack_ends` knows it, else until a page
- * cannot be read, at most RECORD_USER_STACK_BYTES) into `samples`. Returns
- * 0 when the task has no user stack (a kernel thread).
+ * Copies the user registers and the user stack from sp upwards (to the
+ * stack's end as `stack_ends` knows it, else until a page cannot be read,
+ * at most RECORD_USER_STACK_BYTES) into `samples`, with why the kernel did
+ * not walk it (fallback, at fallback_pc).
  */
-static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
+static __always_inline void send_user_stack(struct record_key *key, __u32 tid, __u64 time,
+					    const struct pt_regs *regs, __u32 fallback,
+					    __u64 fallback_pc)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct record_sample_buffer *buffer = bpf_map_lookup_elem(&sample_buffers, &cpu);
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct pt_regs *saved = (struct pt_regs *)bpf_task_pt_regs(task);
-	struct pt_regs regs;
 
-	if (!buffer || bpf_probe_read_kernel(&regs, sizeof(regs), saved)) {
+	if (!buffer) {
 		stat_add(RECORD_STAT_STACK_ERRORS);
-		return 1;
+		return;
 	}
-	if ((regs.cs & 3) != 3)
-		return 0;  /* no user state: a kernel thread */
 	struct record_sample *sample = &buffer->sample;
 	sample->pid = key->pid;
 	sample->tid = tid;
@@ -391,30 +394,33 @@ static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __
 	sample->slice = key->slice;
 	sample->kernel_stack = key->kernel_stack;
 	sample->interp_stack = key->interp_stack;
+	sample->fallback = fallback;
+	sample->reserved = 0;
+	sample->fallback_pc = fallback_pc;
 	__builtin_memcpy(sample->comm, key->comm, sizeof(sample->comm));
-	sample->regs[0] = regs.rax;
-	sample->regs[1] = regs.rdx;
-	sample->regs[2] = regs.rcx;
-	sample->regs[3] = regs.rbx;
-	sample->regs[4] = regs.rsi;
-	sample->regs[5] = regs.rdi;
-	sample->regs[6] = regs.rbp;
-	sample->regs[7] = regs.rsp;
-	sample->regs[8] = regs.r8;
-	sample->regs[9] = regs.r9;
-	sample->regs[10] = regs.r10;
-	sample->regs[11] = regs.r11;
-	sample->regs[12] = regs.r12;
-	sample->regs[13] = regs.r13;
-	sample->regs[14] = regs.r14;
-	sample->regs[15] = regs.r15;
-	sample->regs[16] = regs.rip;
+	sample->regs[0] = regs->rax;
+	sample->regs[1] = regs->rdx;
+	sample->regs[2] = regs->rcx;
+	sample->regs[3] = regs->rbx;
+	sample->regs[4] = regs->rsi;
+	sample->regs[5] = regs->rdi;
+	sample->regs[6] = regs->rbp;
+	sample->regs[7] = regs->rsp;
+	sample->regs[8] = regs->r8;
+	sample->regs[9] = regs->r9;
+	sample->regs[10] = regs->r10;
+	sample->regs[11] = regs->r11;
+	sample->regs[12] = regs->r12;
+	sample->regs[13] = regs->r13;
+	sample->regs[14] = regs->r14;
+	sample->regs[15] = regs->r15;
+	sample->regs[16] = regs->rip;
 
 	/* an end at or below sp is another address space's (the thread
 	 * exec'd since user space learnt it): unknown, copy what there is */
 	__u64 *known_end = bpf_map_lookup_elem(&stack_ends, &tid);
-	__u64 end = known_end && *known_end > regs.rsp ? *known_end : ~0ULL;
-	__u64 copied = (__u32)copy_stack_pages(buffer, regs.rsp, end);
+	__u64 end = known_end && *known_end > regs->rsp ? *known_end : ~0ULL;
+	__u64 copied = (__u32)copy_stack_pages(buffer, regs->rsp, end);
 	if (copied > RECORD_USER_STACK_BYTES)
 		copied = RECORD_USER_STACK_BYTES;
 	barrier_var(copied);  /* the bound checked is the one used */
@@ -425,14 +431,74 @@ static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __
 		flags = BPF_RB_FORCE_WAKEUP;
 	if (bpf_ringbuf_output(&samples, sample, sizeof(*sample) + copied, flags))
 		stat_add(RECORD_STAT_SAMPLES_LOST);
+}
+
+#include "unwind.bpf.h"
+
+/*
+ * The user stack of a sample with copy_user_stacks: walked here from the
+ * tables (kernel_unwind), into key->user_stack, where the walk can; else
+ * copied into `samples` for user space to unwind and count. Returns 1 when
+ * user space counts the sample (or it was lost, and counted so), 0 when
+ * the caller counts key (also when the task has no user stack: a kernel
+ * thread).
+ */
+static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
+{
+	struct pt_regs regs;
+	int got = read_user_regs(&regs);
+
+	if (got < 0) {
+		stat_add(RECORD_STAT_STACK_ERRORS);
+		return 1;
+	}
+	if (got > 0)
+		return 0;  /* no user state: a kernel thread */
+	__u32 fallback = RECORD_FALLBACK_NONE;
+	__u64 fallback_pc = 0;
+	if (config.kernel_unwind) {
+		key->user_stack = unwind_user_stack(key->pid, &regs, &fallback, &fallback_pc);
+		if (key->user_stack)
+			return 0;
+	}
+	send_user_stack(key, tid, time, &regs, fallback, fallback_pc);
 	return 1;
 }
+
+#ifdef RECORD_TASK_ACCESS
+/* The current task's user stack where no copy can be made (off-CPU keys,
+ * wakers): walked from the tables where the kernel has them
+ * (kernel_unwind), else by frame pointers, and counted so. */
+static __always_inline __u64 task_user_stack(void *ctx, __u32 pid)
+{
+	if (config.kernel_unwind) {
+		struct pt_regs regs;
+		__u32 fallback;
+		__u64 fallback_pc;
+		if (read_user_regs(&regs) == 0) {
+			__u64 hash = unwind_user_stack(pid, &regs, &fallback, &fallback_pc);
+			if (hash)
+				return hash;
+		}
+		stat_add(RECORD_STAT_UNWIND_FP);
+	}
+	return store_stack(ctx, BPF_F_USER_STACK);
+}
+#endif
 #else
 static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
 {
 	(void)key, (void)tid, (void)time;
 	return 0;  /* x86-64 only so far: user space refuses --unwind=dwarf elsewhere */
 }
+
+#ifdef RECORD_TASK_ACCESS
+static __always_inline __u64 task_user_stack(void *ctx, __u32 pid)
+{
+	(void)pid;
+	return store_stack(ctx, BPF_F_USER_STACK);
+}
+#endif
 #endif
 
 /* -e's one in N for the programs the kernel does not sample for us: the
@@ -588,7 +654,7 @@ static __always_inline void task_leaves(void *ctx, bool preempt, struct task_str
 	if (config.kernel_stacks)
 		b.key.kernel_stack = store_stack(ctx, 0);
 	if (config.user_stacks && !(flags & PF_KTHREAD))
-		b.key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
+		b.key.user_stack = task_user_stack(ctx, pid);
 	if (config.notify_new_pids)
 		note_new_pid(pid);
 	if (bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
@@ -661,7 +727,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	if (config.kernel_stacks)
 		w.kernel_stack = store_stack(ctx, 0);
 	if (config.user_stacks)
-		w.user_stack = store_stack(ctx, BPF_F_USER_STACK);
+		w.user_stack = task_user_stack(ctx, w.pid);
 	if (config.notify_new_pids && w.pid != 0)
 		note_new_pid(w.pid);
 	if (bpf_map_update_elem(&wakers, &tid, &w, BPF_ANY))

@@ -62,6 +62,16 @@ struct record_waker {
 	char comm[RECORD_COMM_LEN];
 };
 
+/* The hash stacks are stored under, one word at a time. A stack deeper
+ * than the map's values hold (a user stack walked in the kernel) is stored
+ * in chunks: the first under the hash, chunk k under record_mix(hash, k). */
+static inline __u64 record_mix(__u64 h, __u64 word)
+{
+	h ^= word;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 32);
+}
+
 /* A stored stack. The map's value size is cut to the depth asked for, so
  * only depth and ips[0 .. max depth - 1] exist in it; ips[] is leaf first. */
 struct record_stack {
@@ -91,6 +101,9 @@ struct record_sample {
 	char comm[RECORD_COMM_LEN];
 	__u64 regs[RECORD_USER_REGS];
 	__u64 interp_stack;        /* as record_key.interp_stack */
+	__u32 fallback;            /* enum record_fallback: why the kernel did not walk it */
+	__u32 reserved;
+	__u64 fallback_pc;         /* the pc the kernel's walk stopped at */
 	/* then stack_size bytes of stack, from regs[7] (sp) upwards */
 };
 
@@ -99,6 +112,17 @@ struct record_sample {
 struct record_sample_buffer {
 	struct record_sample sample;
 	__u8 stack[RECORD_USER_STACK_BYTES + 4096];
+};
+
+/* Why a sample's user stack took the copy path (record_sample.fallback). */
+enum record_fallback {
+	RECORD_FALLBACK_NONE,      /* --unwind=dwarf: every sample is copied */
+	RECORD_FALLBACK_NO_MAPPING,/* a pc in no mapping, or the mappings were being
+				    * changed (their lock taken) */
+	RECORD_FALLBACK_NO_TABLE,  /* a pc in a binary without a table (yet) */
+	RECORD_FALLBACK_NO_RULE,   /* a pc where the table has a FALLBACK row */
+	RECORD_FALLBACK_READ,      /* stack memory the walk needed could not be read */
+	RECORD_FALLBACKS,
 };
 
 /* Per-CPU counters in the `stats` array. */
@@ -120,6 +144,14 @@ enum record_stat {
 	RECORD_STAT_PYTHON_LOOP,       /* the frame chain came back on itself */
 	RECORD_STAT_PYTHON_DEEP,       /* more frames than the depth kept */
 	RECORD_STAT_PYTHON_EVENTS_LOST,/* news for user space lost: its ring was full */
+	/* in-kernel unwinding (config.kernel_unwind) */
+	RECORD_STAT_UNWOUND,           /* user stacks walked in the kernel to their root */
+	RECORD_STAT_UNWIND_DEEP,       /* ... cut at RECORD_MAX_USER_DEPTH frames */
+	RECORD_STAT_UNWIND_FP,         /* off-CPU and waker stacks the tables could not walk:
+					* walked by frame pointers instead (cut short where
+					* code keeps none) */
+	RECORD_STAT_FALLBACK,          /* samples sent down the copy path (by reason: below) */
+	RECORD_STAT_FALLBACK_LAST = RECORD_STAT_FALLBACK + RECORD_FALLBACKS - 1,
 	RECORD_STATS,
 };
 
@@ -168,7 +200,11 @@ struct record_config {
 	 * (line numbers) instead of the code object's first line */
 	__u8 python;
 	__u8 python_lines;
-	__u8 reserved2[6];
+	/* walk user stacks here from the tables in unwind_tables: what the
+	 * walk cannot do is copied with copy_user_stacks, else (off-CPU and
+	 * waker stacks) walked by frame pointers */
+	__u8 kernel_unwind;
+	__u8 reserved2[5];
 };
 
 /*
@@ -242,6 +278,68 @@ struct record_interp_event {
 	__u32 reserved;
 	__u64 hash;                /* RECORD_INTERP_STACK: the stack's in `stacks` */
 	struct record_stack stack; /* RECORD_INTERP_STACK: sent up to its depth */
+};
+
+
+/*
+ * In-kernel unwinding without frame pointers (record's default on x86-64).
+ * User space turns each binary's .eh_frame into rows (symbolize/
+ * unwind_table.h), sorted by pc, each the rule from its pc up to the next
+ * row's: where the CFA is (rsp or rbp plus cfa_off) and where the caller's
+ * rbp was saved; the return address is always at CFA - 8 (x86-64's CIEs
+ * say so; a row that says otherwise is a FALLBACK row). A pc in a
+ * FALLBACK row (a rule the walk does not follow: a DWARF expression, a
+ * signal frame, a gap between functions) sends the sample down the copy
+ * path (record_sample) instead; an END row is the stack's root (the return
+ * address is undefined: _start).
+ */
+#define RECORD_UNWIND_FALLBACK 0   /* kind & RECORD_UNWIND_CFA_MASK */
+#define RECORD_UNWIND_CFA_RSP  1
+#define RECORD_UNWIND_CFA_RBP  2
+#define RECORD_UNWIND_END      3
+#define RECORD_UNWIND_CFA_MASK 0x0f
+#define RECORD_UNWIND_RBP_SAVED 0x10  /* the caller's rbp is at CFA + 8 * rbp_off;
+				       * else this frame did not change rbp */
+
+struct record_unwind_row {
+	__u32 pc;                  /* the binary's own address (ELF vaddr) the row starts at */
+	__s16 cfa_off;
+	__u8 kind;
+	__s8 rbp_off;
+};
+
+/*
+ * The tables live in `unwind_rows` (one array: each binary's rows a range
+ * of it), found through `unwind_binaries` by the file's identity as the
+ * kernel has it (the mapping's inode: device and number), so that every
+ * process mapping a binary, from its first sample on, is walked with the
+ * one table. The kernel finds a pc's mapping itself (bpf_find_vma): a pc's
+ * offset in the file is pc - vm_start + vm_pgoff * 4096, its own address
+ * that plus vaddr_delta (p_vaddr - p_offset of the file's executable
+ * segment). A binary not in unwind_binaries is asked for once through
+ * `unwind_misses` (record_unwind_miss); user space builds its table, or
+ * enters it with table RECORD_UNWIND_NO_TABLE, and meanwhile its samples
+ * take the copy path. Code in no file (JIT) is walked by frame pointers.
+ */
+#define RECORD_UNWIND_NO_TABLE 0xffffffffu  /* binary.table: none, the copy path */
+#define RECORD_MAX_USER_DEPTH  512    /* frames of a user stack walked in the kernel */
+
+struct record_unwind_file {
+	__u64 dev;                 /* the kernel's dev_t of the inode's super block */
+	__u64 inode;
+};
+
+struct record_unwind_binary {
+	__u32 table;               /* its first row in unwind_rows, or RECORD_UNWIND_NO_TABLE */
+	__u32 rows;
+	__s64 vaddr_delta;
+};
+
+struct record_unwind_miss {
+	struct record_unwind_file file;
+	__u32 pid;
+	__u32 reserved;
+	__u64 pc;                  /* a pc in it, for user space to find it by */
 };
 
 /* Task states, as include/linux/sched.h numbers them (bcc's --state). */

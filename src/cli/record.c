@@ -48,8 +48,10 @@ static void record_usage(FILE *out)
 	      "  -U, --user-stacks-only    user stacks only\n"
 	      "  -K, --kernel-stacks-only  kernel stacks only\n"
 	      "  -g                        accepted for perf's sake: stacks are always on\n"
-	      "      --unwind=MODE         user stacks by auto (default): dwarf where the\n"
-	      "                            kernel allows; fp: frame pointers, walked in the\n"
+	      "      --unwind=MODE         user stacks by auto (default): walked in the kernel\n"
+	      "                            from the binaries' .eh_frame where the kernel\n"
+	      "                            allows, copied as dwarf does where the walk\n"
+	      "                            cannot go; fp: frame pointers, walked in the\n"
 	      "                            kernel (cheapest, but programs built without them\n"
 	      "                            lose frames); dwarf: the top 64 KB of each stack\n"
 	      "                            copied and unwound from the binaries' .eh_frame\n"
@@ -58,17 +60,18 @@ static void record_usage(FILE *out)
 	      "                            named \"function (file.py)\" in place of the\n"
 	      "                            interpreter's _PyEval_EvalFrameDefault\n"
 	      "      --lines               Python frames name their line: \"f (file.py:12)\"\n"
-	      "      --stack-storage-size N  distinct stacks and keys kept (default 16384)\n"
+	      "      --stack-storage-size N  distinct stacks and keys kept (default 16384;\n"
+	      "                            65536 when user stacks are walked in the kernel)\n"
 	      "      --perf-max-stack-depth N  frames kept per stack walked in the kernel\n"
 	      "                            (default and most 127; copied user stacks keep\n"
 	      "                            up to 1024)\n\n"
 	      "off-CPU time (as bcc offcputime and offwaketime; needs the kernel's BTF):\n"
 	      "      --off-cpu             count the microseconds each task is off CPU (asleep,\n"
 	      "                            blocked, or waiting to run) by the stacks it left\n"
-	      "                            with; user stacks by frame pointers (copying them\n"
-	      "                            at every switch would cost too much), so code\n"
-	      "                            built without them loses frames, often the\n"
-	      "                            caller of a libc system call\n"
+	      "                            with; user stacks walked in the kernel from the\n"
+	      "                            binaries' unwind tables (--unwind=fp: by frame\n"
+	      "                            pointers, so code built without them loses\n"
+	      "                            frames, often the caller of a libc system call)\n"
 	      "      --min-block US        only blocks of at least US microseconds (default 1)\n"
 	      "      --max-block US        only blocks of at most US microseconds\n"
 	      "      --state STATE         only tasks that left the CPU in STATE: any (the\n"
@@ -204,7 +207,7 @@ void record_options__init(struct record_options *o)
 			.cpu = -1,
 			.user_stacks = true,
 			.kernel_stacks = true,
-			.stack_storage_size = 16384,
+			.stack_storage_size = 0,  /* record__prepare_sampler() chooses */
 			.max_stack_depth = BPF_SAMPLER_MAX_STACK_DEPTH,
 			.min_block_us = 1,
 			.max_block_us = UINT64_MAX,

@@ -135,6 +135,10 @@ int record__write(const struct record_options *o, time_t started, const struct p
  * no stacks (why_empty; NULL: there are) and the warnings the stats call for. */
 void record__report_stats(const struct record_options *o, const struct bpf_sampler_stats *stats,
 			  size_t stacks, double elapsed, const char *why_empty);
+/* --unwind=auto, the kernel's walk: how many user stacks it left to the
+ * copy path and in which binaries (and, verbose, its tables). */
+void record__report_unwind(const struct recording_results *r,
+			   const struct bpf_sampler_stats *stats, bool verbose);
 /* The sum of a one-column integer profile's counts (a recording's samples,
  * or microseconds off CPU). */
 uint64_t record__total(const struct profile *p);

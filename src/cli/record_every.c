@@ -282,6 +282,7 @@ int record_every__run(struct record_options *o)
 	interp_session__report(r->interp, record__add_interp_line, run.missing);
 	struct bpf_sampler_stats stats = r->stats;
 	record__report_stats(o, &stats, run.stacks, elapsed, NULL);
+	record__report_unwind(r, &stats, o->sampler.verbose);
 	if (o->outdir)
 		fprintf(stderr, "flamekit: %u windows of %u s written to %s\n", run.windows,
 			o->every, o->outdir);

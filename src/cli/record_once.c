@@ -123,6 +123,7 @@ int record_once__run(struct record_options *o)
 	}
 
 	record__report_stats(o, &stats, profile__size(profile), r->elapsed, why_empty.data);
+	record__report_unwind(r, &stats, o->sampler.verbose);
 	if (r->unwinder) {
 		const struct unwind_stop *stops;
 		size_t stop_count = user_unwinder__stops(r->unwinder, &stops);

@@ -504,7 +504,7 @@ static int check_off_cpu_options(const struct record_options *o)
 		return error("-I: the idle task is off CPU exactly while others run; drop -I "
 			     "with %s", name);
 	if (o->unwind == UNWIND_DWARF)
-		return error("--unwind=dwarf: %s walks user stacks by frame pointers "
+		return error("--unwind=dwarf: %s walks user stacks in the kernel "
 			     "(copying stacks at every context switch would cost too much): "
 			     "drop --unwind or give --unwind=fp", name);
 	if (s->min_block_us > s->max_block_us)

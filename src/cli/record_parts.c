@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "../lib/error.h"
+#include "../lib/xalloc.h"
+#include "../sampler/kernel_unwind.h"
 #include "../sampler/missing_report.h"
 #include "../writers/graph_options.h"
 #include "../writers/outdir.h"
@@ -51,7 +53,8 @@ void record__header(const struct record_options *o, struct buf *line)
 			    "%" PRIu64 " us a sample, at %u Hertz; off-CPU frames marked _[o]%s)",
 			    what.data, stacks, s->sample_weight, s->period ?
 			    (unsigned)(1000000000 / s->period) : s->frequency,
-			    s->user_stacks ? "; user stacks by frame pointers" : "");
+			    !s->user_stacks ? "" : s->kernel_unwind ?
+			    "; user stacks from unwind tables" : "; user stacks by frame pointers");
 	else if (s->event && s->event_every > 1)
 		buf__printf(line, "Tracing %s samples (one in %" PRIu64 " events) of %s by %s "
 			    "stack%s", s->event->text, s->event_every, what.data, stacks,
@@ -65,7 +68,8 @@ void record__header(const struct record_options *o, struct buf *line)
 		buf__printf(line, "Tracing %s time (us) of %s by %s %sstack%s",
 			    s->wakeups ? "blocked" : "off-CPU", what.data, stacks,
 			    s->wakeups ? "off-CPU and waker " : "",
-			    s->user_stacks ? " (user stacks by frame pointers)" : "");
+			    !s->user_stacks ? "" : s->kernel_unwind ?
+			    " (user stacks from unwind tables)" : " (user stacks by frame pointers)");
 	else if (s->period)
 		buf__printf(line, "Sampling every %" PRIu64 " ns of CPU time of %s by %s stack",
 			    s->period, what.data, stacks);
@@ -109,6 +113,29 @@ void record__explain_no_stacks(const struct record_options *o, struct buf *why)
 	buf__free(&cpu);
 }
 
+/* Is this a release of Linux at least major.minor? */
+static bool kernel_at_least(unsigned want_major, unsigned want_minor)
+{
+	struct utsname u;
+	unsigned major = 0, minor = 0;
+
+	return uname(&u) == 0 && sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
+	       (major > want_major || (major == want_major && minor >= want_minor));
+}
+
+/* --unwind=auto: user stacks walked in the kernel from the binaries'
+ * tables where it can (x86-64, the kernel's BTF; bpf_loop and bpf_find_vma
+ * came in Linux 5.17, stacks allocated as they come in a timer's program
+ * in 6.1). */
+static bool choose_kernel_unwind(void)
+{
+#if defined(__x86_64__)
+	return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && kernel_at_least(6, 1);
+#else
+	return false;
+#endif
+}
+
 /* --unwind=auto: copied stacks where the kernel can give them (x86-64 user
  * registers through bpf_task_pt_regs(), Linux 5.15, which needs the
  * kernel's BTF), since most binaries of a distribution have no frame
@@ -119,16 +146,12 @@ void record__explain_no_stacks(const struct record_options *o, struct buf *why)
 bool record__choose_dwarf(const struct record_options *o)
 {
 #if defined(__x86_64__)
-	struct utsname u;
-	unsigned major = 0, minor = 0;
 	/* -e: events can come far oftener than the timer's 49 Hz, and a copy
 	 * is up to 64 KB: frame pointers unless --unwind=dwarf asks */
 	if (o->unwind == UNWIND_AUTO && o->sampler.event)
 		return false;
 	if (o->unwind == UNWIND_AUTO)
-		return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && uname(&u) == 0 &&
-		       sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
-		       (major > 5 || (major == 5 && minor >= 15));
+		return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && kernel_at_least(5, 15);
 	return o->unwind == UNWIND_DWARF;
 #else
 	(void)o;
@@ -256,6 +279,16 @@ void record__prepare_sampler(struct record_options *o)
 {
 	o->sampler.copy_user_stacks = o->sampler.user_stacks && !o->sampler.off_cpu &&
 				      record__choose_dwarf(o);
+	/* auto: the walk in the kernel, what it cannot do copied (off CPU:
+	 * walked by frame pointers) */
+	o->sampler.kernel_unwind = o->sampler.user_stacks && o->unwind == UNWIND_AUTO &&
+				   (o->sampler.copy_user_stacks || o->sampler.off_cpu) &&
+				   choose_kernel_unwind();
+	/* the kernel's walk keeps every process's user stacks in the kernel
+	 * (their addresses differ from process to process), where copies were
+	 * counted in user space: a host's worth of them */
+	if (!o->sampler.stack_storage_size)
+		o->sampler.stack_storage_size = o->sampler.kernel_unwind ? 65536 : 16384;
 	if (o->sampler.all_time)  /* a timer sample's CPU time, in us */
 		o->sampler.sample_weight = o->sampler.period ? o->sampler.period / 1000 :
 			(1000000 + o->sampler.frequency / 2) / o->sampler.frequency;
@@ -341,6 +374,64 @@ void record__report_stats(const struct record_options *o, const struct bpf_sampl
 		warning("%" PRIu64 " stacks could not be read or stored and show as [Missed ... "
 			"Stack]; raise --stack-storage-size if the stack map was full",
 			s->stacks_lost);
+}
+
+static int compare_fallbacks(const void *a, const void *b)
+{
+	const struct recording_fallback *x = a, *y = b;
+	return x->samples > y->samples ? -1 : x->samples < y->samples;
+}
+void record__report_unwind(const struct recording_results *r,
+			   const struct bpf_sampler_stats *stats, bool verbose)
+{
+	uint64_t walked = stats->unwound + r->fallback_samples;
+	struct buf where = BUF_INIT;
+
+	if (!r->kernel_unwind)
+		return;
+	if (stats->unwound_fp)
+		fprintf(stderr, "flamekit: %" PRIu64 " of %" PRIu64 " off-CPU and waker user stacks "
+			"walked by frame pointers only (their binaries' tables were not loaded "
+			"yet): cut short where code keeps no frame pointers\n", stats->unwound_fp,
+			stats->unwound_fp + stats->unwound);
+	if (verbose || stats->unwound_deep) {
+		struct kernel_unwind_stats k;
+		kernel_unwind__stats(r->kernel_unwind, &k);
+		fprintf(stderr, "flamekit: %" PRIu64 " user stacks walked in the kernel (%" PRIu64
+			" cut at %d frames); %" PRIu64 " unwind tables, %" PRIu64 " KiB; %"
+			PRIu64 " binaries without one, %" PRIu64 " over the budget\n",
+			stats->unwound, stats->unwound_deep, BPF_SAMPLER_MAX_USER_DEPTH, k.tables,
+			k.bytes / 1024, k.no_table, k.over_budget);
+	}
+	if (r->fallback_samples == 0)
+		return;
+	struct recording_fallback *sorted = fk_calloc(r->fallback_binary_count,
+						      sizeof(*sorted));
+	memcpy(sorted, r->fallback_binaries, r->fallback_binary_count * sizeof(*sorted));
+	qsort(sorted, r->fallback_binary_count, sizeof(*sorted), compare_fallbacks);
+	for (size_t i = 0; i < r->fallback_binary_count && i < 5; i++) {
+		const char *name = sorted[i].binary ? strrchr(sorted[i].binary, '/') : NULL;
+		buf__printf(&where, "%s%s %" PRIu64, i ? ", " : "",
+			    name ? name + 1 : sorted[i].binary ? sorted[i].binary : "unknown code",
+			    sorted[i].samples);
+	}
+	if (r->fallback_binary_count > 5)
+		buf__printf(&where, ", ...");
+	fprintf(stderr, "flamekit: %" PRIu64 " of %" PRIu64 " user stacks (%.1f%%) unwound in "
+		"user space, not in the kernel: %s\n", r->fallback_samples, walked,
+		walked ? 100.0 * (double)r->fallback_samples / (double)walked : 0.0, where.data);
+	if (verbose) {
+		static const char *const why[] = { "", "no mapping (or its lock taken)",
+			"binaries without a table (yet)", "rules the walk does not follow",
+			"stack memory not readable" };
+		fputs("flamekit: by why:", stderr);
+		for (size_t i = 1; i < sizeof(why) / sizeof(why[0]); i++)
+			if (r->fallback_reasons[i])
+				fprintf(stderr, " %s %" PRIu64 ";", why[i], r->fallback_reasons[i]);
+		fputc('\n', stderr);
+	}
+	free(sorted);
+	buf__free(&where);
 }
 
 uint64_t record__total(const struct profile *p)

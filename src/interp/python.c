@@ -759,6 +759,11 @@ static const char *word_name(struct python *py, struct py_process *p, uint64_t w
 	}
 	if (named && named->generation == info->generation)
 		return named->name;
+	/* no code object there now (freed as the process winds down, its
+	 * memory reused; a late event's re-read meets that): the name read
+	 * while it lived stays */
+	if (named && !info->prefix && strcmp(named->name, UNKNOWN_CODE) != 0)
+		return named->name;
 	/* a word of the code object that was at this address before the one
 	 * read now (its first line is not the word's): its name was right */
 	if (named && !py->options.lines && tag && ((uint32_t)info->first_line & 0xffff) != tag)

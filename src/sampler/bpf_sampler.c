@@ -59,6 +59,7 @@ struct bpf_sampler {
 	struct bpf_map *cgroup_filter, *mntns_filter;
 	struct bpf_map *blocked, *wakers;
 	struct bpf_map *interp_events;      /* with python */
+	struct bpf_map *unwind_misses;      /* with kernel_unwind */
 
 	struct bpf_link **links;     /* one per CPU, and the fork tracer's */
 	size_t link_count;
@@ -210,6 +211,12 @@ static void disable_program(struct bpf_program **program)
 	*program = NULL;
 }
 
+/* Are user stacks walked in the kernel from tables? */
+static bool kernel_unwinds(const struct bpf_sampler_options *o)
+{
+	return o->kernel_unwind && o->user_stacks && (o->copy_user_stacks || o->off_cpu);
+}
+
 /* The options as the kernel side's const volatile knobs. */
 static void set_config(struct record_config *c, const struct bpf_sampler_options *o,
 		       uint32_t ring_bytes)
@@ -229,6 +236,7 @@ static void set_config(struct record_config *c, const struct bpf_sampler_options
 	c->slice_ns = o->slice_ns;
 	c->start_ns = o->start_ns;
 	c->copy_user_stacks = o->copy_user_stacks;
+	c->kernel_unwind = kernel_unwinds(o);
 	c->samples_wakeup = ring_bytes / 16;
 	c->filter_cpu = o->off_cpu && o->cpu >= 0;
 	c->cpu = o->cpu >= 0 ? (uint32_t)o->cpu : 0;
@@ -309,6 +317,10 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 		if (!err)
 			err = bpf_map__set_max_entries(s->stacks, o->stack_storage_size);
 	}
+	/* the kernel's walk: stacks (1 KB each) take memory as they come, not
+	 * all of it at load (Linux 6.1 allows that in a timer's program) */
+	if (!err && kernel_unwinds(o))
+		err = bpf_map__set_map_flags(s->stacks, BPF_F_NO_PREALLOC);
 	if (!err && o->counts_size)
 		err = bpf_map__set_max_entries(s->counts, o->counts_size);
 	if (!err)
@@ -324,13 +336,22 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 		err = bpf_map__set_max_entries(s->wakers, BPF_SAMPLER_OFF_CPU_TASKS);
 	if (!err && o->python)
 		err = size_interp_maps(s);
+	if (!err && kernel_unwinds(o))
+		err = bpf_map__set_max_entries(bpf_object__find_map_by_name(s->obj,
+									    "unwind_binaries"),
+					       BPF_SAMPLER_UNWIND_BINARIES);
+	if (!err && kernel_unwinds(o))
+		err = bpf_map__set_max_entries(bpf_object__find_map_by_name(s->obj, "unwind_rows"),
+					       BPF_SAMPLER_UNWIND_ROWS);
 	return err;
 }
 
 int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **out)
 {
 	bool kfunc = o->event && o->event->kind == EVENT_KFUNC;
-	bool task_access = o->follow_children || o->mntns_map || o->off_cpu || kfunc;
+	/* the kernel's walk reads each mapping's file: CO-RE */
+	bool task_access = o->follow_children || o->mntns_map || o->off_cpu || kfunc ||
+			   kernel_unwinds(o);
 	uint32_t ring_bytes = samples_ring_bytes();
 	struct bpf_sampler *s = NULL;
 	int err;
@@ -369,6 +390,8 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 		goto cleanup;
 	}
 	s->sample_program = bpf_object__find_program_by_name(s->obj, "do_sample");
+	if (kernel_unwinds(o))
+		s->unwind_misses = bpf_object__find_map_by_name(s->obj, "unwind_misses");
 	s->counts = bpf_object__find_map_by_name(s->obj, "counts");
 	s->stacks = bpf_object__find_map_by_name(s->obj, "stacks");
 	s->stats = bpf_object__find_map_by_name(s->obj, "stats");
@@ -564,7 +587,7 @@ int bpf_sampler__attach(struct bpf_sampler *s)
 				     "/sys/devices/system/cpu/online)", s->cpu);
 		}
 	}
-	s->links = fk_calloc(cpu_count + 4, sizeof(*s->links));
+	s->links = fk_calloc(cpu_count + 5, sizeof(*s->links));
 	if (attach_tracer(s, s->fork_program, "new processes (sched_process_fork)") < 0 ||
 	    attach_tracer(s, s->switch_program, "the scheduler's switches (sched_switch)") < 0 ||
 	    attach_tracer(s, s->waking_program, "wakeups (sched_waking)") < 0 ||
@@ -626,6 +649,19 @@ static int on_interp_record(void *arg, void *data, size_t size)
 	return 0;
 }
 
+static int on_unwind_miss_record(void *arg, void *data, size_t size)
+{
+	struct bpf_sampler *s = arg;
+	struct record_unwind_miss miss;
+
+	if (size >= sizeof(miss) && s->callbacks->unwind_miss) {
+		memcpy(&miss, data, sizeof(miss));
+		s->callbacks->unwind_miss(miss.pid, miss.pc, miss.file.dev, miss.file.inode,
+					  s->callback_arg);
+	}
+	return 0;
+}
+
 static int on_sample_record(void *arg, void *data, size_t size)
 {
 	struct bpf_sampler *s = arg;
@@ -646,6 +682,8 @@ static int on_sample_record(void *arg, void *data, size_t size)
 		.regs = (const uint64_t *)((struct record_sample *)data)->regs,
 		.stack = (const uint8_t *)data + sizeof(header),
 		.stack_size = header.stack_size,
+		.fallback = header.fallback,
+		.fallback_pc = header.fallback_pc,
 	};
 	memcpy(sample.comm, header.comm, sizeof(header.comm));
 	sample.comm[sizeof(sample.comm) - 1] = 0;
@@ -661,7 +699,10 @@ int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks 
 		if (s->ring && ((s->copy_user_stacks &&
 		     ring_buffer__add(s->ring, bpf_map__fd(s->samples), on_sample_record, s) < 0) ||
 		    (s->interp_events &&
-		     ring_buffer__add(s->ring, bpf_map__fd(s->interp_events), on_interp_record, s) < 0))) {
+		     ring_buffer__add(s->ring, bpf_map__fd(s->interp_events), on_interp_record, s) < 0) ||
+		    (s->unwind_misses &&
+		     ring_buffer__add(s->ring, bpf_map__fd(s->unwind_misses), on_unwind_miss_record,
+				      s) < 0))) {
 			ring_buffer__free(s->ring);
 			s->ring = NULL;
 		}
@@ -693,11 +734,14 @@ void bpf_sampler__detach(struct bpf_sampler *s)
 	s->link_count = 0;
 }
 
-/* Looks a stack up in the stacks map; buffer holds max_stack_depth frames. */
+/* Looks a stack up in the stacks map; buffer holds `frames` frames (at
+ * least a value's). A stack deeper than a value (walked in the kernel) is
+ * read on from its chunks (record.h's record_mix()), up to frames. */
 static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack *buffer,
-			 struct sampled_stack *out)
+			 size_t frames, struct sampled_stack *out)
 {
 	size_t value_size = bpf_map__value_size(s->stacks);
+	size_t chunk = (value_size - offsetof(struct record_stack, ips)) / sizeof(__u64);
 
 	out->ips = (const uint64_t *)buffer->ips;
 	out->depth = 0;
@@ -708,7 +752,26 @@ static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack 
 		out->missed = true;
 		return;
 	}
-	out->depth = buffer->depth < s->max_stack_depth ? buffer->depth : s->max_stack_depth;
+	size_t depth = buffer->depth;
+	if (depth <= chunk) {
+		out->depth = depth < s->max_stack_depth ? depth : s->max_stack_depth;
+		return;
+	}
+	if (depth > frames)
+		depth = frames;
+	struct record_stack *part = fk_calloc(1, value_size);
+	for (size_t k = 1; k * chunk < depth; k++) {
+		__u64 key = record_mix(hash, k);
+		size_t n = depth - k * chunk < chunk ? depth - k * chunk : chunk;
+		if (bpf_map__lookup_elem(s->stacks, &key, sizeof(key), part, value_size, 0)) {
+			out->missed = true;
+			free(part);
+			return;
+		}
+		memcpy(buffer->ips + k * chunk, part->ips, n * sizeof(__u64));
+	}
+	free(part);
+	out->depth = (uint32_t)depth;
 }
 
 #define KNOWN_ENDS 4096
@@ -733,10 +796,20 @@ void bpf_sampler__kernel_stack(struct bpf_sampler *s, uint64_t hash, uint64_t *i
 {
 	struct record_stack *buffer = fk_calloc(1, sizeof(*buffer));
 
-	lookup_stack(s, hash, buffer, out);
+	lookup_stack(s, hash, buffer, RECORD_MAX_STACK_DEPTH, out);
 	memcpy(ips, buffer->ips, out->depth * sizeof(*ips));
 	out->ips = ips;
 	free(buffer);
+}
+
+/* A user stack's buffer holds this many frames: a stack walked in the
+ * kernel, in chunks. */
+#define USER_FRAMES RECORD_MAX_USER_DEPTH
+_Static_assert(BPF_SAMPLER_MAX_USER_DEPTH == RECORD_MAX_USER_DEPTH, "one depth");
+
+static struct record_stack *new_user_buffer(void)
+{
+	return fk_calloc(1, offsetof(struct record_stack, ips) + USER_FRAMES * sizeof(__u64));
 }
 
 /* A key's waker: known when the kernel saw a wakeup (a comm is never empty). */
@@ -748,17 +821,17 @@ static void read_waker(struct bpf_sampler *s, const struct record_key *key,
 	out->pid = key->waker_pid;
 	memcpy(out->comm, key->waker_comm, sizeof(key->waker_comm));
 	out->comm[sizeof(out->comm) - 1] = 0;
-	lookup_stack(s, key->waker_user_stack, user, &out->user);
-	lookup_stack(s, key->waker_kernel_stack, kernel, &out->kernel);
+	lookup_stack(s, key->waker_user_stack, user, USER_FRAMES, &out->user);
+	lookup_stack(s, key->waker_kernel_stack, kernel, RECORD_MAX_STACK_DEPTH, &out->kernel);
 }
 
 int bpf_sampler__read(struct bpf_sampler *s,
 		      int (*on_key)(const struct sampled_key *key, void *arg), void *arg)
 {
 	struct record_key key, next;
-	struct record_stack *user = fk_calloc(1, sizeof(*user));
+	struct record_stack *user = new_user_buffer();
 	struct record_stack *kernel = fk_calloc(1, sizeof(*kernel));
-	struct record_stack *waker_user = fk_calloc(1, sizeof(*waker_user));
+	struct record_stack *waker_user = new_user_buffer();
 	struct record_stack *waker_kernel = fk_calloc(1, sizeof(*waker_kernel));
 	struct record_stack *interp = fk_calloc(1, sizeof(*interp));
 	int fd = bpf_map__fd(s->counts);
@@ -780,10 +853,10 @@ int bpf_sampler__read(struct bpf_sampler *s,
 		memcpy(sampled.comm, key.comm, sizeof(key.comm));
 		sampled.comm[sizeof(sampled.comm) - 1] = 0;
 		sampled.count = count;
-		lookup_stack(s, key.user_stack, user, &sampled.user);
-		lookup_stack(s, key.kernel_stack, kernel, &sampled.kernel);
+		lookup_stack(s, key.user_stack, user, USER_FRAMES, &sampled.user);
+		lookup_stack(s, key.kernel_stack, kernel, RECORD_MAX_STACK_DEPTH, &sampled.kernel);
 		read_waker(s, &key, waker_user, waker_kernel, &sampled.waker);
-		lookup_stack(s, key.interp_stack, interp, &sampled.interp);
+		lookup_stack(s, key.interp_stack, interp, RECORD_MAX_STACK_DEPTH, &sampled.interp);
 		result = on_key(&sampled, arg);
 		if (result)
 			break;
@@ -828,6 +901,11 @@ int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
 	stats->python_loops = sums[RECORD_STAT_PYTHON_LOOP];
 	stats->python_deep = sums[RECORD_STAT_PYTHON_DEEP];
 	stats->interp_events_lost = sums[RECORD_STAT_PYTHON_EVENTS_LOST];
+	stats->unwound = sums[RECORD_STAT_UNWOUND];
+	stats->unwound_deep = sums[RECORD_STAT_UNWIND_DEEP];
+	stats->unwound_fp = sums[RECORD_STAT_UNWIND_FP];
+	for (int i = 0; i < RECORD_FALLBACKS; i++)
+		stats->fallbacks[i] = sums[RECORD_STAT_FALLBACK + i];
 	return 0;
 }
 

@@ -58,11 +58,16 @@ struct bpf_sampler_options {
 	bool notify_new_pids;         /* report pids as they are first sampled */
 	bool copy_user_stacks;        /* user stacks copied out for unwinding in user space
 				       * (x86-64, kernel BTF), not walked by frame pointers */
+	bool kernel_unwind;           /* user stacks walked in the kernel from the tables
+				       * user space loads (kernel_unwind.h, x86-64, Linux
+				       * 5.17: bpf_loop), where that walk cannot go copied
+				       * (copy_user_stacks) or, off CPU and for wakers,
+				       * walked by frame pointers */
 	bool verbose;                 /* pass libbpf's messages through */
 
 	/* Off-CPU time instead of timer samples (kernel BTF; frequency and
 	 * period unused; copy_user_stacks must be off: user stacks are walked
-	 * by frame pointers at every switch). A block counts when it lasted
+	 * at every switch, by kernel_unwind's tables or frame pointers). A block counts when it lasted
 	 * min_block_us to max_block_us and the task left the CPU (cpu, when
 	 * not -1) in a state that matches: any with filter_state off, else
 	 * bcc's --state (0: running, i.e. preempted; else state & mask). */
@@ -102,6 +107,12 @@ struct bpf_sampler_options {
  * yet back. Every thread asleep is timed while it sleeps (a busy host has
  * a few thousand); blocks and wakers beyond are counted as lost. */
 #define BPF_SAMPLER_OFF_CPU_TASKS 32768
+/* kernel_unwind: binaries the kernel keeps tables for (their rows: below) */
+#define BPF_SAMPLER_UNWIND_BINARIES 8192
+/* kernel_unwind: rows of unwind tables the kernel holds (8 bytes each),
+ * frames of a user stack walked in the kernel */
+#define BPF_SAMPLER_UNWIND_ROWS (2u << 20)
+#define BPF_SAMPLER_MAX_USER_DEPTH 512
 
 /* One counted key, as bpf_sampler__read() hands it over. Frames are leaf
  * first. A stack with missed set was there but could not be read or stored;
@@ -144,6 +155,8 @@ struct copied_sample {
 	const uint64_t *regs;
 	const uint8_t *stack;
 	size_t stack_size;
+	unsigned fallback;            /* record.h's enum record_fallback: why it was copied */
+	uint64_t fallback_pc;         /* ... and where the kernel's walk stopped */
 };
 
 struct bpf_sampler_callbacks {
@@ -153,6 +166,9 @@ struct bpf_sampler_callbacks {
 	int (*sample)(const struct copied_sample *sample, void *arg);
 	/* what the interpreter walks sent (record.h's record_interp_event) */
 	void (*interp_event)(const void *data, size_t size, void *arg);
+	/* kernel_unwind: the walk met a binary it has no entry for in
+	 * unwind_binaries (the kernel's file identity, and a pc of pid in it) */
+	void (*unwind_miss)(uint32_t pid, uint64_t pc, uint64_t dev, uint64_t inode, void *arg);
 };
 
 struct bpf_sampler_stats {
@@ -170,6 +186,13 @@ struct bpf_sampler_stats {
 	 * interp_events_lost: news user space never saw (its ring was full) */
 	uint64_t python_no_thread, python_unreadable, python_loops, python_deep;
 	uint64_t interp_events_lost;
+	/* kernel_unwind: user stacks walked in the kernel (deep: of them, cut at
+	 * RECORD_MAX_USER_DEPTH frames), and samples copied instead, by why
+	 * (record.h's enum record_fallback) */
+	uint64_t unwound, unwound_deep;
+	uint64_t unwound_fp;          /* off-CPU and waker stacks walked by frame pointers
+				       * instead: the tables could not */
+	uint64_t fallbacks[8];
 };
 
 struct bpf_sampler;

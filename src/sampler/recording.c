@@ -15,6 +15,7 @@
 #include "../bpf/record.h"
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
+#include "kernel_unwind.h"
 #include "task_events.h"
 
 #define RECORDING_MAX_FRAMES 1024
@@ -34,6 +35,7 @@ struct recording {
 	struct task_events *events;
 	uint64_t events_read_at;            /* CLOCK_MONOTONIC ns of the last read */
 	struct user_unwinder *unwinder;     /* copied stacks */
+	struct kernel_unwind *kernel_unwind; /* the kernel's tables; NULL: none */
 	struct user_counts *counts;
 	uint32_t *exited, *exiting;         /* pids whose Dwfl goes after the next poll */
 	size_t exited_count, exited_cap, exiting_count, exiting_cap;
@@ -41,12 +43,13 @@ struct recording {
 	uint64_t drain_until;               /* CLOCK_MONOTONIC ns: unwind no later */
 	bool drop_late;                     /* after drain_until drop the rest, do not stop */
 	uint64_t dropped;                   /* copied samples not unwound: no time left */
+	size_t fallback_cap;
 };
 
 static void on_new_pid(uint32_t pid, void *arg)
 {
 	struct recording *r = arg;
-	if (!r->unwinder)
+	if (!r->unwinder || r->kernel_unwind)
 		process_symbols__add(r->results.processes, pid);
 	interp_session__see(r->results.interp, pid);
 }
@@ -117,6 +120,42 @@ static void read_task_events(struct recording *r)
 	task_events__read(r->events, &task_callbacks, r);
 }
 
+/* The kernel's walk met a binary it has no table for: its table now (the
+ * task events first: the mapping may be one they have not told of yet). */
+static void on_unwind_miss(uint32_t pid, uint64_t pc, uint64_t dev, uint64_t inode, void *arg)
+{
+	struct recording *r = arg;
+	read_task_events(r);
+	kernel_unwind__add(r->kernel_unwind, pid, pc, dev, inode);
+}
+
+/* A sample the kernel did not walk, counted by the binary it stopped in
+ * (NULL: none known). */
+static void count_fallback(struct recording *r, const struct copied_sample *sample)
+{
+	struct process_module m;
+	const char *binary = NULL;
+
+	if (process_symbols__module_at(r->results.processes, sample->pid, sample->fallback_pc,
+				       sample->time, &m))
+		binary = m.path;
+	r->results.fallback_samples++;
+	if (sample->fallback < RECORD_FALLBACKS)
+		r->results.fallback_reasons[sample->fallback]++;
+	for (size_t i = 0; i < r->results.fallback_binary_count; i++) {
+		struct recording_fallback *f = &r->results.fallback_binaries[i];
+		if (f->binary == binary || (f->binary && binary && strcmp(f->binary, binary) == 0)) {
+			f->samples++;
+			return;
+		}
+	}
+	r->results.fallback_binaries = fk_grow(r->results.fallback_binaries, &r->fallback_cap,
+					       r->results.fallback_binary_count + 1,
+					       sizeof(*r->results.fallback_binaries));
+	r->results.fallback_binaries[r->results.fallback_binary_count++] =
+		(struct recording_fallback){ binary, 1 };
+}
+
 static int on_copied_sample(const struct copied_sample *sample, void *arg)
 {
 	struct recording *r = arg;
@@ -157,6 +196,8 @@ static int on_copied_sample(const struct copied_sample *sample, void *arg)
 	    !process_symbols__replaced_since(r->results.processes, sample->pid, sample->time))
 		bpf_sampler__set_stack_end(r->results.sampler, sample->tid, stack_end);
 	user_counts__add(r->counts, &key);
+	if (r->kernel_unwind && sample->fallback != RECORD_FALLBACK_NONE)
+		count_fallback(r, sample);
 	return late;  /* (this one is taken: the reader has moved past it) */
 }
 
@@ -179,6 +220,7 @@ static const struct bpf_sampler_callbacks sampler_callbacks = {
 	.new_pid = on_new_pid,
 	.sample = on_copied_sample,
 	.interp_event = on_interp_event,
+	.unwind_miss = on_unwind_miss,
 };
 
 int recording__new(const struct bpf_sampler_options *options, bool annotate_jit,
@@ -206,7 +248,7 @@ int recording__new_with_interp(const struct bpf_sampler_options *options, bool a
 	/* A process whose stacks the kernel walks is read when it is first
 	 * sampled, while it still runs; a copied stack's sample brings its
 	 * process along as it is unwound. */
-	o.notify_new_pids = o.user_stacks && !o.copy_user_stacks;
+	o.notify_new_pids = o.user_stacks && (!o.copy_user_stacks || o.kernel_unwind);
 	/* interpreters are recognised as their processes are first sampled */
 	o.python = interp && interp->python && o.user_stacks;
 	o.python_lines = o.python && interp->lines;
@@ -231,6 +273,12 @@ int recording__new_with_interp(const struct bpf_sampler_options *options, bool a
 		for (size_t i = 0; i < o.pid_count; i++)
 			interp_session__see(r->results.interp, o.pids[i]);
 	}
+	if (o.kernel_unwind && o.user_stacks && (o.copy_user_stacks || o.off_cpu))
+		r->kernel_unwind = kernel_unwind__new(
+			bpf_sampler__map_fd(r->results.sampler, "unwind_rows"),
+			bpf_sampler__map_fd(r->results.sampler, "unwind_binaries"),
+			bpf_sampler__map_fd(r->results.sampler, "unwind_asked"), r->results.processes);
+	r->results.kernel_unwind = r->kernel_unwind;
 	if (bpf_sampler__attach(r->results.sampler) < 0)
 		goto cleanup;
 	*out = r;
@@ -402,6 +450,8 @@ void recording__free(struct recording *r)
 	recording__free_sampler(r);
 	task_events__free(r->events);
 	user_unwinder__free(r->unwinder);
+	kernel_unwind__free(r->kernel_unwind);
+	free(r->results.fallback_binaries);
 	user_counts__free(r->counts);
 	free(r->pcs);
 	free(r->exited);

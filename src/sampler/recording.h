@@ -68,6 +68,7 @@
 #include "../symbolize/process_symbols.h"
 #include "../symbolize/user_unwinder.h"
 #include "bpf_sampler.h"
+#include "kernel_unwind.h"
 #include "targets.h"
 #include "user_counts.h"
 #include "workload.h"
@@ -97,6 +98,13 @@ struct recording_end {
 				       * terminal (Ctrl-C) to its process group */
 };
 
+/* Samples the kernel's walk left to the copy path (kernel_unwind), by the
+ * binary it stopped in (NULL: a pc in none known here). */
+struct recording_fallback {
+	const char *binary;           /* the process symbols' path */
+	uint64_t samples;
+};
+
 /* What a finished run leaves: valid after recording__finish() returned 0. */
 struct recording_results {
 	double elapsed;                       /* seconds sampled */
@@ -107,6 +115,13 @@ struct recording_results {
 	const struct user_unwinder *unwinder; /* NULL without copied stacks */
 	uint64_t copied_samples, copied_bytes;  /* stacks copied out, and their bytes */
 	struct interp_session *interp;        /* interpreter frames; NULL: none asked for */
+	/* options->kernel_unwind: the tables loaded, and the samples copied
+	 * instead, by why (record.h's enum record_fallback) and by binary */
+	const struct kernel_unwind *kernel_unwind;
+	uint64_t fallback_samples;
+	uint64_t fallback_reasons[8];
+	struct recording_fallback *fallback_binaries;
+	size_t fallback_binary_count;
 };
 
 struct recording;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../lib/buf.h"
+#include "../lib/cache_dir.h"
 #include "../lib/xalloc.h"
 #include "../symbolize/kernel_symbols.h"
 
@@ -309,26 +310,6 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 	free(interp_ips);
 }
 
-/* The kernel symbol cache's file (see sampled_profile.h), or NULL when
- * there is none to use. */
-static char *kernel_symbol_cache_path(void)
-{
-	const char *dir = getenv("FLAMEKIT_CACHE_DIR");
-	if (!dir)
-		dir = "/var/cache/flamekit";
-	if (!*dir)
-		return NULL;
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-		return NULL;
-	struct stat st;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 077))
-		return NULL;  /* someone else's, or open to others: not for kernel addresses */
-	struct buf path = BUF_INIT;
-	buf__printf(&path, "%s/kallsyms", dir);
-	return path.data;
-}
-
 struct profile *sampled_profile__build(const struct sampled_profile_options *options,
 				       struct bpf_sampler *sampler,
 				       const struct user_counts *counts,
@@ -358,7 +339,7 @@ struct profile *sampled_profile__build_with_interp(const struct sampled_profile_
 		bpf_sampler__read(sampler, want_kernel_addresses, &b);
 		if (counts)
 			add_user_counts(&b, sampler, counts, true);
-		char *cache = kernel_symbol_cache_path();
+		char *cache = cache_dir__path("kallsyms");  /* see sampled_profile.h */
 		kernel_symbols__resolve(b.kernel, "/proc/kallsyms", cache);
 		free(cache);
 	}

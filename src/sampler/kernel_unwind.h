@@ -1,0 +1,61 @@
+/*
+ * User space's half of unwinding in the kernel (src/bpf/unwind.bpf.h): the
+ * unwind tables of the binaries the kernel's walk meets, each built once
+ * (symbolize/unwind_table.h) and loaded into a range of the kernel's
+ * `unwind_rows`, entered in `unwind_binaries` under the file's identity as
+ * the kernel knows it (device and inode), so that every process mapping
+ * the binary is walked with it from its first sample on.
+ *
+ * Nothing is built ahead: the kernel asks for a binary (unwind_misses) the
+ * first time its walk meets one it has no entry for, with a pc of a
+ * process in it; the process symbols name the binary at that pc, and its
+ * table is built, loaded and entered then, or an entry saying it has none
+ * (its samples keep taking the copy path). Meanwhile its samples are copied
+ * and unwound in user space, so nothing is lost while tables are missing.
+ *
+ * Tables are kept on disk by build id in the cache directory's unwind/
+ * (lib/cache_dir.h: $FLAMEKIT_CACHE_DIR, default /var/cache/flamekit), so
+ * a binary's table is built once, not once per run.
+ *
+ * The tables together hold at most KERNEL_UNWIND_ROWS rows (8 bytes each:
+ * 16 MiB of kernel memory, the size of unwind_rows; cc1 takes 480k, libc
+ * 28k): a binary that would pass it gets no table, and stats say so.
+ *
+ *	struct kernel_unwind *ku = kernel_unwind__new(rows_fd, binaries_fd, asked_fd, ps);
+ *	kernel_unwind__add(ku, pid, pc, dev, inode);  // the kernel asked
+ *	kernel_unwind__stats(ku, &stats);
+ *	kernel_unwind__free(ku);
+ *
+ * The map fds and ps stay the caller's and must outlive ku. Failures are
+ * not errors: a binary the kernel cannot be given a table for is unwound
+ * on the copy path, as with --unwind=dwarf.
+ */
+#ifndef FLAMEKIT_SAMPLER_KERNEL_UNWIND_H
+#define FLAMEKIT_SAMPLER_KERNEL_UNWIND_H
+
+#include <stdint.h>
+
+#include "../symbolize/process_symbols.h"
+#include "bpf_sampler.h"
+
+#define KERNEL_UNWIND_ROWS BPF_SAMPLER_UNWIND_ROWS
+
+struct kernel_unwind_stats {
+	uint64_t tables, rows, bytes;   /* tables loaded, their rows and bytes */
+	uint64_t no_table;              /* binaries with no table this can read */
+	uint64_t over_budget;           /* binaries left without one: the budget was spent */
+	uint64_t unknown;               /* questions about a pc no binary here was at */
+};
+
+struct kernel_unwind;
+
+struct kernel_unwind *kernel_unwind__new(int rows_fd, int binaries_fd, int asked_fd,
+					 struct process_symbols *ps);
+void kernel_unwind__free(struct kernel_unwind *ku);
+/* The kernel's walk has no entry for the file (dev, inode), met at pc in
+ * pid: enters the table of the binary there, or that it has none. */
+void kernel_unwind__add(struct kernel_unwind *ku, uint32_t pid, uint64_t pc, uint64_t dev,
+			uint64_t inode);
+void kernel_unwind__stats(const struct kernel_unwind *ku, struct kernel_unwind_stats *out);
+
+#endif

@@ -1,0 +1,304 @@
+#include "unwind_table.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/buf.h"
+#include "../lib/xalloc.h"
+
+#define REG_RBP 6
+#define REG_RSP 7
+#define REG_RA 16
+
+/* .eh_frame_hdr's pointer encodings GNU ld writes (DW_EH_PE_*). */
+#define PE_UDATA4 0x03
+#define PE_SDATA4 0x0b
+#define PE_PCREL 0x10
+#define PE_DATAREL 0x30
+
+struct builder {
+	struct record_unwind_row *rows;
+	size_t count, cap;
+	bool too_far;              /* an address beyond 32 bits: no table */
+};
+
+static void add_row(struct builder *b, uint64_t pc, uint8_t kind, int16_t cfa_off,
+		    int8_t rbp_off)
+{
+	if (pc > UINT32_MAX) {
+		b->too_far = true;
+		return;
+	}
+	if (b->count > 0) {
+		struct record_unwind_row *last = &b->rows[b->count - 1];
+		if (last->kind == kind && last->cfa_off == cfa_off && last->rbp_off == rbp_off)
+			return;  /* the same rule goes on */
+		if (last->pc == pc) {  /* an empty range: the new rule replaces it */
+			*last = (struct record_unwind_row){ (__u32)pc, cfa_off, kind, rbp_off };
+			return;
+		}
+	}
+	b->rows = fk_grow(b->rows, &b->cap, b->count + 1, sizeof(*b->rows));
+	b->rows[b->count++] = (struct record_unwind_row){ (__u32)pc, cfa_off, kind, rbp_off };
+}
+
+/* Is ops "CFA + off" (libdw's form of a register's offset(N) rule)? */
+static bool at_cfa_plus(const Dwarf_Op *ops, size_t nops, int64_t *off)
+{
+	if (nops == 1 && ops[0].atom == DW_OP_call_frame_cfa) {
+		*off = 0;
+		return true;
+	}
+	if (nops == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst) {
+		*off = (int64_t)ops[1].number;
+		return true;
+	}
+	return false;
+}
+
+/* The row for frame's rule, as record_unwind_row's fields. */
+static void frame_rule(Dwarf_Frame *frame, bool signal, uint8_t *kind, int16_t *cfa_off,
+		       int8_t *rbp_off)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	int64_t off;
+
+	*kind = RECORD_UNWIND_FALLBACK;
+	*cfa_off = 0;
+	*rbp_off = 0;
+	if (signal)
+		return;  /* the caller's registers are in a ucontext */
+	if (dwarf_frame_register(frame, REG_RA, mem, &ops, &nops) != 0)
+		return;
+	if (nops == 0 && ops == mem) {  /* undefined: the outermost frame */
+		*kind = RECORD_UNWIND_END;
+		return;
+	}
+	if (!at_cfa_plus(ops, nops, &off) || off != -8)
+		return;
+	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_bregx)
+		return;
+	int64_t cfa = (int64_t)ops[0].number2;
+	if ((ops[0].number != REG_RSP && ops[0].number != REG_RBP) || cfa < INT16_MIN ||
+	    cfa > INT16_MAX)
+		return;
+	uint8_t k = ops[0].number == REG_RSP ? RECORD_UNWIND_CFA_RSP : RECORD_UNWIND_CFA_RBP;
+	if (dwarf_frame_register(frame, REG_RBP, mem, &ops, &nops) != 0)
+		return;
+	if (nops == 0 && ops == NULL) {
+		/* same value: rbp untouched */
+	} else if (nops == 0) {
+		return;  /* undefined rbp: the walk could not go on by rbp */
+	} else if (at_cfa_plus(ops, nops, &off) && off % 8 == 0 && off / 8 >= INT8_MIN &&
+		   off / 8 <= INT8_MAX) {
+		k |= RECORD_UNWIND_RBP_SAVED;
+		*rbp_off = (int8_t)(off / 8);
+	} else {
+		return;
+	}
+	*kind = k;
+	*cfa_off = (int16_t)cfa;
+}
+
+static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	size_t strings;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &strings) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n = gelf_getshdr(scn, shdr) ? elf_strptr(elf, strings, shdr->sh_name) : NULL;
+		if (n && strcmp(n, name) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The FDEs' first addresses, sorted, from .eh_frame_hdr's search table;
+ * 0 when it is not there or not in GNU ld's encoding. */
+static size_t fde_starts(Elf *elf, uint64_t **out)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = find_section(elf, ".eh_frame_hdr", &shdr);
+	Elf_Data *data = scn && shdr.sh_type == SHT_PROGBITS ? elf_getdata(scn, NULL) : NULL;
+	const uint8_t *p = data ? data->d_buf : NULL;
+
+	*out = NULL;
+	if (!p || data->d_size < 12 || p[0] != 1)
+		return 0;
+	/* eh_frame_ptr (4 bytes in the encodings GNU ld uses), fde_count, table */
+	if ((p[1] & 0x0f) != PE_SDATA4 && (p[1] & 0x0f) != PE_UDATA4)
+		return 0;
+	if (p[2] != PE_UDATA4 || p[3] != (PE_DATAREL | PE_SDATA4))
+		return 0;
+	uint32_t count;
+	memcpy(&count, p + 8, sizeof(count));
+	if ((uint64_t)count * 8 > data->d_size - 12)
+		return 0;
+	uint64_t *starts = fk_calloc(count ? count : 1, sizeof(*starts));
+	for (uint32_t i = 0; i < count; i++) {
+		int32_t rel;
+		memcpy(&rel, p + 12 + (size_t)i * 8, sizeof(rel));
+		starts[i] = shdr.sh_addr + (int64_t)rel;
+	}
+	qsort(starts, count, sizeof(*starts), compare_u64);  /* sorted already, by the format */
+	*out = starts;
+	return count;
+}
+
+int unwind_table__build(Elf *elf, struct unwind_table *out)
+{
+	struct builder b = { 0 };
+	uint64_t *starts;
+	size_t count = fde_starts(elf, &starts);
+	Dwarf_CFI *cfi = count ? dwarf_getcfi_elf(elf) : NULL;
+
+	out->rows = NULL;
+	out->count = 0;
+	if (!cfi) {
+		free(starts);
+		return -1;
+	}
+	uint64_t addr = starts[0];
+	size_t next = 0;  /* the first FDE start not yet passed */
+	while (!b.too_far) {
+		while (next < count && starts[next] <= addr)
+			next++;
+		Dwarf_Frame *frame;
+		Dwarf_Addr start, end;
+		bool signal;
+		if (dwarf_cfi_addrframe(cfi, addr, &frame) == 0) {
+			uint8_t kind;
+			int16_t cfa_off;
+			int8_t rbp_off;
+			if (dwarf_frame_info(frame, &start, &end, &signal) < 0 || end <= addr) {
+				free(frame);
+				frame = NULL;
+			} else {
+				frame_rule(frame, signal, &kind, &cfa_off, &rbp_off);
+				add_row(&b, addr, kind, cfa_off, rbp_off);
+				free(frame);
+				addr = end;
+				continue;
+			}
+		}
+		/* a gap, or CFI libdw could not read: no rule up to the next FDE */
+		add_row(&b, addr, RECORD_UNWIND_FALLBACK, 0, 0);
+		if (next >= count)
+			break;
+		addr = starts[next];
+	}
+	dwarf_cfi_end(cfi);
+	free(starts);
+	if (b.too_far || b.count == 0) {
+		free(b.rows);
+		return -1;
+	}
+	out->rows = b.rows;
+	out->count = b.count;
+	return 0;
+}
+
+void unwind_table__release(struct unwind_table *t)
+{
+	free(t->rows);
+	t->rows = NULL;
+	t->count = 0;
+}
+
+/* A cache file's first bytes; the row count follows, then the rows. The
+ * version changes with the rows' form (record.h). */
+static const char cache_magic[16] = "flamekit-unw-v1";
+
+/* The cache file of elf's table: DIR/BUILD-ID (hex), or NULL without a build id. */
+static char *cache_path(Elf *elf, const char *dir)
+{
+	const void *id;
+	ssize_t len = dwelf_elf_gnu_build_id(elf, &id);
+	struct buf path = BUF_INIT;
+
+	if (len <= 0)
+		return NULL;
+	buf__printf(&path, "%s/", dir);
+	for (ssize_t i = 0; i < len; i++)
+		buf__printf(&path, "%02x", ((const unsigned char *)id)[i]);
+	return path.data;
+}
+
+static int read_cached(const char *path, struct unwind_table *out)
+{
+	FILE *f = fopen(path, "rbe");
+	char magic[sizeof(cache_magic)];
+	uint64_t count;
+
+	if (!f)
+		return -1;
+	if (fread(magic, sizeof(magic), 1, f) != 1 || memcmp(magic, cache_magic, sizeof(magic)) ||
+	    fread(&count, sizeof(count), 1, f) != 1 || count == 0 || count > (1u << 28)) {
+		fclose(f);
+		return -1;
+	}
+	out->rows = fk_calloc(count, sizeof(*out->rows));
+	out->count = count;
+	int err = fread(out->rows, sizeof(*out->rows), count, f) == count && fgetc(f) == EOF ? 0 : -1;
+	fclose(f);
+	if (err)
+		unwind_table__release(out);
+	return err;
+}
+
+/* Written whole under a temporary name, then renamed: a reader sees all or nothing. */
+static void write_cached(const char *path, const struct unwind_table *t)
+{
+	struct buf tmp = BUF_INIT;
+	buf__printf(&tmp, "%s.%d.tmp", path, (int)getpid());
+	FILE *f = fopen(tmp.data, "wbe");
+	uint64_t count = t->count;
+
+	if (f && fwrite(cache_magic, sizeof(cache_magic), 1, f) == 1 &&
+	    fwrite(&count, sizeof(count), 1, f) == 1 &&
+	    fwrite(t->rows, sizeof(*t->rows), t->count, f) == t->count && fclose(f) == 0) {
+		f = NULL;
+		if (rename(tmp.data, path) == 0) {
+			buf__free(&tmp);
+			return;
+		}
+	}
+	if (f)
+		fclose(f);
+	unlink(tmp.data);
+	buf__free(&tmp);
+}
+
+int unwind_table__get(Elf *elf, const char *cache_dir, struct unwind_table *out)
+{
+	char *path = cache_dir ? cache_path(elf, cache_dir) : NULL;
+	int err = path ? read_cached(path, out) : -1;
+
+	if (err) {
+		err = unwind_table__build(elf, out);
+		if (!err && path && (mkdir(cache_dir, 0700) == 0 || errno == EEXIST))
+			write_cached(path, out);
+	}
+	free(path);
+	return err;
+}

@@ -1,0 +1,47 @@
+/*
+ * A binary's unwind table for the in-kernel walk (src/bpf/record.h's
+ * record_unwind_row): its .eh_frame read through libdw, one row per range
+ * of addresses with one rule, sorted by pc, neighbours with the same rule
+ * merged. The FDEs are found through .eh_frame_hdr's sorted table (GNU ld
+ * writes it for every binary with .eh_frame); for each one libdw gives, per
+ * address, the rule and the range it holds for (dwarf_cfi_addrframe(),
+ * dwarf_frame_info()), and the walk goes from range to range. Only rules
+ * of the common form are kept (CFA = rsp or rbp + N, the return address at
+ * CFA - 8, rbp unchanged or saved at CFA + 8k); any other range, and every
+ * gap between FDEs, is a FALLBACK row. Addresses are the binary's own (ELF
+ * virtual addresses), so one table serves every process that maps it.
+ *
+ *	struct unwind_table t;
+ *	if (unwind_table__build(elf, &t) == 0) {
+ *		... t.rows[0 .. t.count - 1] ...
+ *		unwind_table__release(&t);
+ *	}
+ *
+ * The table owns its rows; elf stays the caller's. unwind_table__build()
+ * returns -1 without a message when the binary has no table this can read
+ * (no .eh_frame_hdr, an encoding other than GNU ld's, addresses beyond
+ * 4 GiB); the caller's samples in it then take the copy path.
+ */
+#ifndef FLAMEKIT_SYMBOLIZE_UNWIND_TABLE_H
+#define FLAMEKIT_SYMBOLIZE_UNWIND_TABLE_H
+
+#include <libelf.h>
+#include <linux/types.h>
+#include <stddef.h>
+
+#include "../bpf/record.h"
+
+struct unwind_table {
+	struct record_unwind_row *rows;
+	size_t count;
+};
+
+int unwind_table__build(Elf *elf, struct unwind_table *out);
+/* The same, through a cache of tables by build id in cache_dir (made if
+ * missing; NULL: none): a table built once is read from there by later
+ * runs (a binary without a build id is built each time). A file that is
+ * not whole is built again and replaced. */
+int unwind_table__get(Elf *elf, const char *cache_dir, struct unwind_table *out);
+void unwind_table__release(struct unwind_table *t);
+
+#endif
