@@ -16,6 +16,16 @@
 #             chain _start;...;main;top_level;mid_a;mid_b;leaf_hot
 #   lost      samples the tool says it lost
 #
+# Then real, varied work: BUILDS (3) builds of this project (make -B: cc1 has
+# no frame pointers, each file is a new process) sampled host-wide, each
+# tool recording the whole of them, BUILD_REPS (2) times: CPU, peak RSS,
+# build slowdown, the share of cc1's samples whole from _start through
+# main, and lost; beside perf and, with LIBBPF_TOOLS_PROFILE (bcc's
+# libbpf-tools `profile`, built outside this repository against Debian's
+# libbpf), the BPF profiler that counts in the kernel by frame pointers.
+# Each run prints its own row on stderr (the first flamekit run builds its
+# unwind tables, FLAMEKIT_CACHE_DIR is fresh; later ones read them).
+#
 # Needs root and perf (linux-perf).
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)

@@ -311,7 +311,7 @@ struct record_unwind_row {
 /*
  * The tables live in `unwind_rows` (one array: each binary's rows a range
  * of it), found through `unwind_binaries` by the file's identity as the
- * kernel has it (the mapping's inode: device and number), so that every
+ * kernel has it (the mapping's inode: device, number, generation), so that every
  * process mapping a binary, from its first sample on, is walked with the
  * one table. The kernel finds a pc's mapping itself (bpf_find_vma): a pc's
  * offset in the file is pc - vm_start + vm_pgoff * 4096, its own address
@@ -325,8 +325,10 @@ struct record_unwind_row {
 #define RECORD_MAX_USER_DEPTH  512    /* frames of a user stack walked in the kernel */
 
 struct record_unwind_file {
-	__u64 dev;                 /* the kernel's dev_t of the inode's super block */
 	__u64 inode;
+	__u32 dev;                 /* the kernel's dev_t of the inode's super block */
+	__u32 generation;          /* the inode's: a number used again by another file
+				    * (one deleted, one written: a build) has another */
 };
 
 struct record_unwind_binary {

@@ -116,6 +116,7 @@ struct file___unwind {
 
 struct inode___unwind {
 	unsigned long i_ino;
+	unsigned int i_generation;
 	struct super_block___unwind *i_sb;
 } __attribute__((preserve_access_index));
 
@@ -178,6 +179,7 @@ static long unwind_vma_found(void *task, struct vm_area_struct___unwind *vma,
 	found->no_file = file == NULL;
 	found->file.dev = file ? BPF_CORE_READ(file, f_inode, i_sb, s_dev) : 0;
 	found->file.inode = file ? BPF_CORE_READ(file, f_inode, i_ino) : 0;
+	found->file.generation = file ? BPF_CORE_READ(file, f_inode, i_generation) : 0;
 	return 0;
 }
 

@@ -656,8 +656,7 @@ static int on_unwind_miss_record(void *arg, void *data, size_t size)
 
 	if (size >= sizeof(miss) && s->callbacks->unwind_miss) {
 		memcpy(&miss, data, sizeof(miss));
-		s->callbacks->unwind_miss(miss.pid, miss.pc, miss.file.dev, miss.file.inode,
-					  s->callback_arg);
+		s->callbacks->unwind_miss(&miss, s->callback_arg);
 	}
 	return 0;
 }

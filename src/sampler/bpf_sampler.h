@@ -32,6 +32,8 @@
 
 #include "event_spec.h"
 
+struct record_unwind_miss;  /* ../bpf/record.h */
+
 struct bpf_sampler_options {
 	unsigned frequency;           /* samples per second per CPU */
 	uint64_t period;              /* or: one sample per this many ns of CPU time */
@@ -167,8 +169,9 @@ struct bpf_sampler_callbacks {
 	/* what the interpreter walks sent (record.h's record_interp_event) */
 	void (*interp_event)(const void *data, size_t size, void *arg);
 	/* kernel_unwind: the walk met a binary it has no entry for in
-	 * unwind_binaries (the kernel's file identity, and a pc of pid in it) */
-	void (*unwind_miss)(uint32_t pid, uint64_t pc, uint64_t dev, uint64_t inode, void *arg);
+	 * unwind_binaries (record.h's record_unwind_miss: the kernel's file
+	 * identity, and a pc of a process in it) */
+	void (*unwind_miss)(const struct record_unwind_miss *miss, void *arg);
 };
 
 struct bpf_sampler_stats {

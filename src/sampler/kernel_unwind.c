@@ -1,11 +1,13 @@
 #include "kernel_unwind.h"
 
 #include <errno.h>
+#include <gelf.h>
 #include <linux/types.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <gelf.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 
@@ -25,6 +27,23 @@ struct binary_table {
 	uint32_t rows;
 };
 
+/* A binary the kernel asked for, as the recording's thread found it, for
+ * the builder's thread. */
+struct table_job {
+	struct record_unwind_file file;
+	const void *key;            /* process_module.key */
+	int fd;                     /* the binary's, dup'ed: the builder's to close */
+	uint64_t vaddr;             /* an address of the binary the kernel met */
+	struct table_job *next;
+};
+
+/*
+ * Tables are built on a thread of their own: a big one takes half a second
+ * (cc1), and the recording's thread must go on reading the rings meanwhile
+ * (the samples copied while the table is missing, the interpreters' news).
+ * The builder owns binaries, index and next_row; the lock guards the queue,
+ * stopping and stats.
+ */
 struct kernel_unwind {
 	int rows_fd, binaries_fd, asked_fd;
 	struct process_symbols *ps;
@@ -32,9 +51,16 @@ struct kernel_unwind {
 	size_t binary_count, binary_cap;
 	struct index_table index;
 	uint32_t next_row;          /* the first row of unwind_rows not used */
-	struct kernel_unwind_stats stats;
 	char *cache_dir;                   /* of tables by build id; NULL: none */
+	pthread_t builder;
+	bool builder_started, stopping;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct table_job *first, *last;
+	struct kernel_unwind_stats stats;
 };
+
+static void *build_tables(void *arg);
 
 static uint64_t binary_hash(const void *items, size_t index)
 {
@@ -52,6 +78,10 @@ struct kernel_unwind *kernel_unwind__new(int rows_fd, int binaries_fd, int asked
 	ku->ps = ps;
 	index_table__init(&ku->index, 64);
 	ku->cache_dir = cache_dir__path("unwind");
+	pthread_mutex_init(&ku->lock, NULL);
+	pthread_cond_init(&ku->wake, NULL);
+	/* without the thread, tables are built where they are asked for */
+	ku->builder_started = pthread_create(&ku->builder, NULL, build_tables, ku) == 0;
 	return ku;
 }
 
@@ -59,6 +89,19 @@ void kernel_unwind__free(struct kernel_unwind *ku)
 {
 	if (!ku)
 		return;
+	pthread_mutex_lock(&ku->lock);
+	ku->stopping = true;
+	pthread_cond_signal(&ku->wake);
+	pthread_mutex_unlock(&ku->lock);
+	if (ku->builder_started)
+		pthread_join(ku->builder, NULL);
+	for (struct table_job *job = ku->first, *next; job; job = next) {
+		next = job->next;
+		close(job->fd);
+		free(job);
+	}
+	pthread_mutex_destroy(&ku->lock);
+	pthread_cond_destroy(&ku->wake);
 	free(ku->binaries);
 	index_table__release(&ku->index);
 	free(ku->cache_dir);
@@ -82,36 +125,43 @@ static int load_table(struct kernel_unwind *ku, uint32_t first, const struct unw
 	return err ? -1 : 0;
 }
 
-/* The kernel table of a module's binary, built and loaded on first sight. */
-static const struct binary_table *table_of(struct kernel_unwind *ku,
-					   const struct process_module *m)
+/* The kernel table of a binary (key: process_module.key), built from elf
+ * and loaded on first sight. The builder's. */
+static const struct binary_table *table_of(struct kernel_unwind *ku, const void *key, Elf *elf)
 {
-	uint64_t hash = index_table__mix((uintptr_t)m->key);
+	uint64_t hash = index_table__mix((uintptr_t)key);
 	size_t slot = index_table__first(&ku->index, hash);
 	for (uint32_t at; (at = ku->index.slots[slot]) != 0; slot = index_table__next(&ku->index, slot))
-		if (ku->binaries[at - 1].key == m->key)
+		if (ku->binaries[at - 1].key == key)
 			return &ku->binaries[at - 1];
 
-	struct binary_table b = { m->key, RECORD_UNWIND_NO_TABLE, 0 };
+	struct binary_table b = { key, RECORD_UNWIND_NO_TABLE, 0 };
 	struct unwind_table t;
-	if (!m->elf || unwind_table__get(m->elf, ku->cache_dir, &t) < 0) {
-		ku->stats.no_table++;
+	struct kernel_unwind_stats add = { 0 };
+	if (!elf || unwind_table__get(elf, ku->cache_dir, &t) < 0) {
+		add.no_table = 1;
 	} else {
-		uint64_t bytes = t.count * sizeof(*t.rows);
 		if (ku->next_row + t.count > KERNEL_UNWIND_ROWS) {
-			ku->stats.over_budget++;
+			add.over_budget = 1;
 		} else if (load_table(ku, ku->next_row, &t) == 0) {
 			b.id = ku->next_row;
 			b.rows = (uint32_t)t.count;
 			ku->next_row += (uint32_t)t.count;
-			ku->stats.tables++;
-			ku->stats.rows += t.count;
-			ku->stats.bytes += bytes;
+			add.tables = 1;
+			add.rows = t.count;
+			add.bytes = t.count * sizeof(*t.rows);
 		} else {
-			ku->stats.no_table++;
+			add.no_table = 1;
 		}
 		unwind_table__release(&t);
 	}
+	pthread_mutex_lock(&ku->lock);
+	ku->stats.tables += add.tables;
+	ku->stats.rows += add.rows;
+	ku->stats.bytes += add.bytes;
+	ku->stats.no_table += add.no_table;
+	ku->stats.over_budget += add.over_budget;
+	pthread_mutex_unlock(&ku->lock);
 	ku->binaries = fk_grow(ku->binaries, &ku->binary_cap, ku->binary_count + 1,
 			       sizeof(*ku->binaries));
 	ku->binaries[ku->binary_count] = b;
@@ -137,31 +187,85 @@ static bool vaddr_delta(Elf *elf, uint64_t vaddr, int64_t *delta)
 	return false;
 }
 
-void kernel_unwind__add(struct kernel_unwind *ku, uint32_t pid, uint64_t pc, uint64_t dev,
-			uint64_t inode)
+/* Builds and loads a job's table, and enters the binary in the kernel's
+ * unwind_binaries, with it or with none. */
+static void do_job(struct kernel_unwind *ku, const struct table_job *job)
 {
-	struct record_unwind_file file = { dev, inode };
 	struct record_unwind_binary entry = { RECORD_UNWIND_NO_TABLE, 0, 0 };
+	Elf *elf = elf_begin(job->fd, ELF_C_READ_MMAP, NULL);
+	const struct binary_table *b = table_of(ku, job->key, elf);
+	int64_t delta;
+
+	if (b->id != RECORD_UNWIND_NO_TABLE && elf && vaddr_delta(elf, job->vaddr, &delta))
+		entry = (struct record_unwind_binary){ b->id, b->rows, delta };
+	bpf_map_update_elem(ku->binaries_fd, &job->file, &entry, BPF_ANY);
+	if (elf)
+		elf_end(elf);
+}
+
+static void *build_tables(void *arg)
+{
+	struct kernel_unwind *ku = arg;
+
+	pthread_mutex_lock(&ku->lock);
+	for (;;) {
+		while (!ku->first && !ku->stopping)
+			pthread_cond_wait(&ku->wake, &ku->lock);
+		if (ku->stopping)
+			break;
+		struct table_job *job = ku->first;
+		ku->first = job->next;
+		if (!ku->first)
+			ku->last = NULL;
+		pthread_mutex_unlock(&ku->lock);
+		do_job(ku, job);
+		close(job->fd);
+		free(job);
+		pthread_mutex_lock(&ku->lock);
+	}
+	pthread_mutex_unlock(&ku->lock);
+	return NULL;
+}
+
+void kernel_unwind__add(struct kernel_unwind *ku, const struct record_unwind_miss *miss)
+{
+	struct record_unwind_file file = miss->file;
 	struct process_module m;
 
-	if (!process_symbols__module_at(ku->ps, pid, pc, UINT64_MAX, &m)) {
+	if (!process_symbols__module_at(ku->ps, miss->pid, miss->pc, UINT64_MAX, &m)) {
 		/* a process not read yet (its first sample is this one) */
-		process_symbols__add(ku->ps, pid);
-		if (!process_symbols__module_at(ku->ps, pid, pc, UINT64_MAX, &m)) {
+		process_symbols__add(ku->ps, miss->pid);
+		if (!process_symbols__module_at(ku->ps, miss->pid, miss->pc, UINT64_MAX, &m)) {
 			/* ask again at the next sample that meets it */
+			pthread_mutex_lock(&ku->lock);
 			ku->stats.unknown++;
+			pthread_mutex_unlock(&ku->lock);
 			bpf_map_delete_elem(ku->asked_fd, &file);
 			return;
 		}
 	}
-	const struct binary_table *b = table_of(ku, &m);
-	int64_t delta;
-	if (b->id != RECORD_UNWIND_NO_TABLE && m.elf && vaddr_delta(m.elf, pc - m.bias, &delta))
-		entry = (struct record_unwind_binary){ b->id, b->rows, delta };
-	bpf_map_update_elem(ku->binaries_fd, &file, &entry, BPF_ANY);
+	struct table_job *job = fk_calloc(1, sizeof(*job));
+	*job = (struct table_job){ file, m.key, m.fd >= 0 ? dup(m.fd) : -1, miss->pc - m.bias,
+				   NULL };
+	if (!ku->builder_started) {
+		do_job(ku, job);
+		close(job->fd);
+		free(job);
+		return;
+	}
+	pthread_mutex_lock(&ku->lock);
+	if (ku->last)
+		ku->last->next = job;
+	else
+		ku->first = job;
+	ku->last = job;
+	pthread_cond_signal(&ku->wake);
+	pthread_mutex_unlock(&ku->lock);
 }
 
-void kernel_unwind__stats(const struct kernel_unwind *ku, struct kernel_unwind_stats *out)
+void kernel_unwind__stats(struct kernel_unwind *ku, struct kernel_unwind_stats *out)
 {
+	pthread_mutex_lock(&ku->lock);
 	*out = ku->stats;
+	pthread_mutex_unlock(&ku->lock);
 }

@@ -8,9 +8,10 @@
  *
  * Nothing is built ahead: the kernel asks for a binary (unwind_misses) the
  * first time its walk meets one it has no entry for, with a pc of a
- * process in it; the process symbols name the binary at that pc, and its
- * table is built, loaded and entered then, or an entry saying it has none
- * (its samples keep taking the copy path). Meanwhile its samples are copied
+ * process in it; the process symbols name the binary at that pc, and a
+ * thread of ku's own builds its table, loads it and enters it, or an entry
+ * saying it has none (its samples keep taking the copy path), while the
+ * caller goes on reading samples. Meanwhile the binary's samples are copied
  * and unwound in user space, so nothing is lost while tables are missing.
  *
  * Tables are kept on disk by build id in the cache directory's unwind/
@@ -22,11 +23,12 @@
  * 28k): a binary that would pass it gets no table, and stats say so.
  *
  *	struct kernel_unwind *ku = kernel_unwind__new(rows_fd, binaries_fd, asked_fd, ps);
- *	kernel_unwind__add(ku, pid, pc, dev, inode);  // the kernel asked
+ *	kernel_unwind__add(ku, &miss);               // the kernel asked
  *	kernel_unwind__stats(ku, &stats);
  *	kernel_unwind__free(ku);
  *
- * The map fds and ps stay the caller's and must outlive ku. Failures are
+ * The map fds and ps stay the caller's and must outlive ku; ps is used on
+ * the caller's thread only (in kernel_unwind__add). Failures are
  * not errors: a binary the kernel cannot be given a table for is unwound
  * on the copy path, as with --unwind=dwarf.
  */
@@ -52,10 +54,10 @@ struct kernel_unwind;
 struct kernel_unwind *kernel_unwind__new(int rows_fd, int binaries_fd, int asked_fd,
 					 struct process_symbols *ps);
 void kernel_unwind__free(struct kernel_unwind *ku);
-/* The kernel's walk has no entry for the file (dev, inode), met at pc in
- * pid: enters the table of the binary there, or that it has none. */
-void kernel_unwind__add(struct kernel_unwind *ku, uint32_t pid, uint64_t pc, uint64_t dev,
-			uint64_t inode);
-void kernel_unwind__stats(const struct kernel_unwind *ku, struct kernel_unwind_stats *out);
+/* The kernel's walk has no entry for miss->file, met at miss->pc in
+ * miss->pid: enters the table of the binary there, or that it has none
+ * (soon: on ku's thread). */
+void kernel_unwind__add(struct kernel_unwind *ku, const struct record_unwind_miss *miss);
+void kernel_unwind__stats(struct kernel_unwind *ku, struct kernel_unwind_stats *out);
 
 #endif

@@ -122,11 +122,11 @@ static void read_task_events(struct recording *r)
 
 /* The kernel's walk met a binary it has no table for: its table now (the
  * task events first: the mapping may be one they have not told of yet). */
-static void on_unwind_miss(uint32_t pid, uint64_t pc, uint64_t dev, uint64_t inode, void *arg)
+static void on_unwind_miss(const struct record_unwind_miss *miss, void *arg)
 {
 	struct recording *r = arg;
 	read_task_events(r);
-	kernel_unwind__add(r->kernel_unwind, pid, pc, dev, inode);
+	kernel_unwind__add(r->kernel_unwind, miss);
 }
 
 /* A sample the kernel did not walk, counted by the binary it stopped in

@@ -117,7 +117,7 @@ struct recording_results {
 	struct interp_session *interp;        /* interpreter frames; NULL: none asked for */
 	/* options->kernel_unwind: the tables loaded, and the samples copied
 	 * instead, by why (record.h's enum record_fallback) and by binary */
-	const struct kernel_unwind *kernel_unwind;
+	struct kernel_unwind *kernel_unwind;
 	uint64_t fallback_samples;
 	uint64_t fallback_reasons[8];
 	struct recording_fallback *fallback_binaries;

@@ -139,7 +139,9 @@ static size_t fde_starts(Elf *elf, uint64_t **out)
 {
 	GElf_Shdr shdr;
 	Elf_Scn *scn = find_section(elf, ".eh_frame_hdr", &shdr);
-	Elf_Data *data = scn && shdr.sh_type == SHT_PROGBITS ? elf_getdata(scn, NULL) : NULL;
+	/* lld types it SHT_X86_64_UNWIND (clang, LLVM), GNU ld SHT_PROGBITS */
+	Elf_Data *data = scn && (shdr.sh_type == SHT_PROGBITS || shdr.sh_type == SHT_X86_64_UNWIND) ?
+		elf_getdata(scn, NULL) : NULL;
 	const uint8_t *p = data ? data->d_buf : NULL;
 
 	*out = NULL;
