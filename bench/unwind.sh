@@ -156,8 +156,9 @@ cc1_whole() {
 build_base=$(for _ in $(seq "$BUILD_REPS"); do builds; done | median)
 echo
 echo "$BUILDS builds of flamekit (make -B -j $cpus: $(printf %.1f "$build_base") s unprofiled), sampled host-wide at $HZ Hz"
-printf '%-12s %8s %8s %9s %9s %6s\n' tool CPU_s RSS_MB slowdown cc1_whole lost
-build_tools=(flamekit perf)
+printf '%-15s %8s %8s %9s %9s %6s\n' tool CPU_s RSS_MB slowdown cc1_whole lost
+# flamekit-dwarf: --unwind=dwarf, every stack copied out (the default before the kernel's walk)
+build_tools=(flamekit flamekit-dwarf perf)
 if [[ -n ${LIBBPF_TOOLS_PROFILE:-} && -x ${LIBBPF_TOOLS_PROFILE:-} ]]; then
 	build_tools+=(libbpf-tools)
 else
@@ -170,6 +171,8 @@ for tool in "${build_tools[@]}"; do
 		case $tool in
 		flamekit) /usr/bin/time -f '%U %S %M' -o "$prefix.time" "$BUILD/flamekit" record -F "$HZ" \
 				-f -o "$prefix.folded" 3600 2> "$prefix.err" & ;;
+		flamekit-dwarf) /usr/bin/time -f '%U %S %M' -o "$prefix.time" "$BUILD/flamekit" record \
+				--unwind=dwarf -F "$HZ" -f -o "$prefix.folded" 3600 2> "$prefix.err" & ;;
 		perf) /usr/bin/time -f '%U %S %M' -o "$prefix.time" perf record -F "$HZ" -a \
 				--call-graph dwarf -o "$prefix.data" > /dev/null 2> "$prefix.err" & ;;
 		libbpf-tools) /usr/bin/time -f '%U %S %M' -o "$prefix.time" "$LIBBPF_TOOLS_PROFILE" \
@@ -180,14 +183,15 @@ for tool in "${build_tools[@]}"; do
 		wall=$(builds)
 		# to the tool, not to /usr/bin/time, which ignores SIGINT while it waits
 		pkill -INT -P "$profiler"; wait "$profiler" 2> /dev/null
-		read -r user sys rss < "$prefix.time"
+		# (its last line: a tool stopped by SIGINT makes time say so first)
+		read -r user sys rss < <(tail -n 1 "$prefix.time")
 		cpu=$(echo "$user + $sys" | bc -l)
 		case $tool in
-		flamekit) lost=$(sed -n 's/.* \([0-9]*\) lost$/\1/p' "$prefix.err") ;;
+		flamekit*) lost=$(sed -n 's/.* \([0-9]*\) lost$/\1/p' "$prefix.err") ;;
 		perf)
 			/usr/bin/time -f '%U %S %M' -o "$prefix.post" sh -c "perf script -i '$prefix.data' \
 				2> /dev/null | '$BUILD/flamekit' collapse perf > '$prefix.folded'"
-			read -r puser psys prss < "$prefix.post"
+			read -r puser psys prss < <(tail -n 1 "$prefix.post")
 			cpu=$(echo "$cpu + $puser + $psys" | bc -l)
 			(( prss > rss )) && rss=$prss
 			lost=$(perf report -i "$prefix.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { print n + 0 }')
@@ -198,6 +202,6 @@ for tool in "${build_tools[@]}"; do
 		echo "  $tool run $rep: ${rows[-1]}" >&2
 	done
 	col() { printf '%s\n' "${rows[@]}" | awk -v c="$1" '{ print $c }' | median; }
-	printf '%-12s %8.2f %8.1f %8.3fx %9s %6s\n' "$tool" "$(col 1)" "$(echo "$(col 2) / 1024" | bc -l)" \
+	printf '%-15s %8.2f %8.1f %8.3fx %9s %6s\n' "$tool" "$(col 1)" "$(echo "$(col 2) / 1024" | bc -l)" \
 		"$(col 3)" "$(col 4)" "$(col 5)"
 done

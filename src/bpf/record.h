@@ -122,6 +122,7 @@ enum record_fallback {
 	RECORD_FALLBACK_NO_TABLE,  /* a pc in a binary without a table (yet) */
 	RECORD_FALLBACK_NO_RULE,   /* a pc where the table has a FALLBACK row */
 	RECORD_FALLBACK_READ,      /* stack memory the walk needed could not be read */
+	RECORD_FALLBACK_FULL,      /* walked, but `stacks` was full: counted in user space */
 	RECORD_FALLBACKS,
 };
 

@@ -370,7 +370,8 @@ static long unwind_step(__u32 index, void *arg)
 
 /* Stores the walk's frames in `stacks` in chunks (see above), chunk 0
  * last: a reader that finds it finds the others. Its hash, or
- * RECORD_STACK_MISSED. */
+ * RECORD_STACK_MISSED (the map full: the caller copies the stack instead,
+ * or walks it by frame pointers off CPU). */
 static __always_inline __u64 unwind_store(struct unwind_walk *w)
 {
 	/* chunk: known to the verifier (config is read-only), and so is
@@ -394,17 +395,13 @@ static __always_inline __u64 unwind_store(struct unwind_walk *w)
 		__u64 key = record_mix(hash, k);
 		void *value = &w->ips[(first - 1) & (RECORD_MAX_USER_DEPTH - 1)];
 		err = bpf_map_update_elem(&stacks, &key, value, BPF_NOEXIST);
-		if (err && err != -EEXIST) {
-			stat_add(RECORD_STAT_STACKS_FULL);
-			return RECORD_STACK_MISSED;
-		}
+		if (err && err != -EEXIST)
+			return RECORD_STACK_MISSED;  /* full: the caller says what it did */
 	}
 	w->header_reserved = 0;
 	err = bpf_map_update_elem(&stacks, &hash, &w->depth, BPF_NOEXIST);
-	if (err && err != -EEXIST) {
-		stat_add(RECORD_STAT_STACKS_FULL);
+	if (err && err != -EEXIST)
 		return RECORD_STACK_MISSED;
-	}
 	return hash;
 }
 
@@ -440,8 +437,15 @@ static __always_inline __u64 unwind_user_stack(__u32 pid, const struct pt_regs *
 		stat_add(RECORD_STAT_FALLBACK + (*fallback < RECORD_FALLBACKS ? *fallback : 0));
 		return 0;
 	}
+	__u64 hash = unwind_store(w);
+	if (hash == RECORD_STACK_MISSED) {  /* a long, varied run filled `stacks` */
+		*fallback = RECORD_FALLBACK_FULL;
+		*fallback_pc = regs->rip;
+		stat_add(RECORD_STAT_FALLBACK + RECORD_FALLBACK_FULL);
+		return 0;
+	}
 	stat_add(RECORD_STAT_UNWOUND);
-	return unwind_store(w);
+	return hash;
 }
 
 #else

@@ -280,10 +280,11 @@ void record__prepare_sampler(struct record_options *o)
 	o->sampler.copy_user_stacks = o->sampler.user_stacks && !o->sampler.off_cpu &&
 				      record__choose_dwarf(o);
 	/* auto: the walk in the kernel, what it cannot do copied (off CPU:
-	 * walked by frame pointers) */
+	 * walked by frame pointers). Not yet with --every: its stacks stay in
+	 * the kernel's map, which nothing empties from window to window */
 	o->sampler.kernel_unwind = o->sampler.user_stacks && o->unwind == UNWIND_AUTO &&
 				   (o->sampler.copy_user_stacks || o->sampler.off_cpu) &&
-				   choose_kernel_unwind();
+				   !o->every && choose_kernel_unwind();
 	/* the kernel's walk keeps every process's user stacks in the kernel
 	 * (their addresses differ from process to process), where copies were
 	 * counted in user space: a host's worth of them */
@@ -423,7 +424,7 @@ void record__report_unwind(const struct recording_results *r,
 	if (verbose) {
 		static const char *const why[] = { "", "no mapping (or its lock taken)",
 			"binaries without a table (yet)", "rules the walk does not follow",
-			"stack memory not readable" };
+			"stack memory not readable", "the kernel's stack map full" };
 		fputs("flamekit: by why:", stderr);
 		for (size_t i = 1; i < sizeof(why) / sizeof(why[0]); i++)
 			if (r->fallback_reasons[i])
