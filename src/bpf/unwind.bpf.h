@@ -28,7 +28,7 @@
 #define UNWIND_ROW_STEPS 24
 
 /* Every binary's rows, one after the other: a binary's table is the
- * range [mapping.table, + mapping.rows). One array, not an array of maps:
+ * range [binary.table, + binary.rows) (record_unwind_binary). One array, not an array of maps:
  * each map put into a map of maps from user space waits for an RCU grace
  * period (tens of milliseconds), and a host's first seconds meet dozens of
  * binaries. */
@@ -136,7 +136,6 @@ struct unwind_walk {
 	/* the mapping the last pc was in: [start, end), the file's address
 	 * of start (offset + vaddr_delta), its table; no_file: JIT code */
 	__u64 vm_start, vm_end, own_start;
-	struct record_unwind_file file;
 	__u32 table, rows;
 	__u32 no_file, have_mapping;
 	__u32 lookups;             /* bpf_find_vma() calls this sample: at most one */
@@ -229,7 +228,6 @@ static __always_inline __u32 unwind_find_mapping(struct unwind_walk *w, __u64 pc
 	w->vm_start = found.start;
 	w->vm_end = found.end;
 	w->no_file = found.no_file;
-	w->file = found.file;
 	if (!found.no_file) {
 		struct record_unwind_binary *b = bpf_map_lookup_elem(&unwind_binaries, &found.file);
 		if (!b) {

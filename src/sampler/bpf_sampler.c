@@ -317,10 +317,6 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 		if (!err)
 			err = bpf_map__set_max_entries(s->stacks, o->stack_storage_size);
 	}
-	/* the kernel's walk: stacks (1 KB each) take memory as they come, not
-	 * all of it at load (Linux 6.1 allows that in a timer's program) */
-	if (!err && kernel_unwinds(o))
-		err = bpf_map__set_map_flags(s->stacks, BPF_F_NO_PREALLOC);
 	if (!err && o->counts_size)
 		err = bpf_map__set_max_entries(s->counts, o->counts_size);
 	if (!err)
@@ -336,13 +332,20 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 		err = bpf_map__set_max_entries(s->wakers, BPF_SAMPLER_OFF_CPU_TASKS);
 	if (!err && o->python)
 		err = size_interp_maps(s);
-	if (!err && kernel_unwinds(o))
-		err = bpf_map__set_max_entries(bpf_object__find_map_by_name(s->obj,
-									    "unwind_binaries"),
-					       BPF_SAMPLER_UNWIND_BINARIES);
-	if (!err && kernel_unwinds(o))
-		err = bpf_map__set_max_entries(bpf_object__find_map_by_name(s->obj, "unwind_rows"),
-					       BPF_SAMPLER_UNWIND_ROWS);
+	/* the kernel's walk: its tables' maps; stacks (1 KB each) take memory
+	 * as they come, not all of it at load (Linux 6.1 allows that in a
+	 * timer's program) */
+	if (!err && kernel_unwinds(o)) {
+		err = bpf_map__set_map_flags(s->stacks, BPF_F_NO_PREALLOC);
+		if (!err)
+			err = bpf_map__set_max_entries(
+				bpf_object__find_map_by_name(s->obj, "unwind_binaries"),
+				BPF_SAMPLER_UNWIND_BINARIES);
+		if (!err)
+			err = bpf_map__set_max_entries(
+				bpf_object__find_map_by_name(s->obj, "unwind_rows"),
+				BPF_SAMPLER_UNWIND_ROWS);
+	}
 	return err;
 }
 

@@ -148,7 +148,6 @@ static const struct binary_table *table_of(struct kernel_unwind *ku, const void 
 			b.rows = (uint32_t)t.count;
 			ku->next_row += (uint32_t)t.count;
 			add.tables = 1;
-			add.rows = t.count;
 			add.bytes = t.count * sizeof(*t.rows);
 		} else {
 			add.no_table = 1;
@@ -157,7 +156,6 @@ static const struct binary_table *table_of(struct kernel_unwind *ku, const void 
 	}
 	pthread_mutex_lock(&ku->lock);
 	ku->stats.tables += add.tables;
-	ku->stats.rows += add.rows;
 	ku->stats.bytes += add.bytes;
 	ku->stats.no_table += add.no_table;
 	ku->stats.over_budget += add.over_budget;
@@ -237,9 +235,6 @@ void kernel_unwind__add(struct kernel_unwind *ku, const struct record_unwind_mis
 		process_symbols__add(ku->ps, miss->pid);
 		if (!process_symbols__module_at(ku->ps, miss->pid, miss->pc, UINT64_MAX, &m)) {
 			/* ask again at the next sample that meets it */
-			pthread_mutex_lock(&ku->lock);
-			ku->stats.unknown++;
-			pthread_mutex_unlock(&ku->lock);
 			bpf_map_delete_elem(ku->asked_fd, &file);
 			return;
 		}

@@ -43,10 +43,9 @@
 #define KERNEL_UNWIND_ROWS BPF_SAMPLER_UNWIND_ROWS
 
 struct kernel_unwind_stats {
-	uint64_t tables, rows, bytes;   /* tables loaded, their rows and bytes */
+	uint64_t tables, bytes;         /* tables loaded, and their bytes */
 	uint64_t no_table;              /* binaries with no table this can read */
 	uint64_t over_budget;           /* binaries left without one: the budget was spent */
-	uint64_t unknown;               /* questions about a pc no binary here was at */
 };
 
 struct kernel_unwind;
