@@ -157,7 +157,7 @@ record_unwind_tests() {
 		skip record/unwind "BPF sampling does not work here: $(grep -m1 flamekit: "$unwind_dir/probe")"
 		return 0
 	fi
-	export FLAMEKIT_CACHE_DIR=$unwind_dir/cache
+	local -x FLAMEKIT_CACHE_DIR=$unwind_dir/cache
 	wanted record/unwind-table && unwind_table_test
 	local libc_root='^fk-[a-z]*;_start;__libc_start_main;__libc_start_call_main;main'
 
@@ -314,7 +314,6 @@ while time.time() - t < 2: x += sum(range(1000))'; then
 		wanted record/unwind-minidebuginfo || wanted record/unwind-missing; then
 		unwind_stripped_tests
 	fi
-	unset FLAMEKIT_CACHE_DIR
 }
 
 unwind_stripped_tests() {

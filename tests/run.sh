@@ -103,6 +103,9 @@ chmod 755 "$SCRATCH"
 EMPTY=$SCRATCH/empty # for "nothing on stderr"
 : > "$EMPTY"
 export LC_ALL=C
+# flamekit's caches (kernel symbols, unwind tables) are the suite's, not the
+# machine's /var/cache/flamekit (a suite may set its own)
+export FLAMEKIT_CACHE_DIR=$SCRATCH/cache
 # symbols come from this machine's files only, never a debuginfod server
 unset DEBUGINFOD_URLS
 
