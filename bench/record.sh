@@ -72,8 +72,8 @@ tool_lost() { # tool prefix
 	case $1 in
 	flamekit | flamekit-cold | flamekit-fp) sed -n 's/.* \([0-9]*\) lost$/\1/p' "$2.err" ;;
 	libbpf-tools) sed -n 's/^WARNING: \([0-9]*\) stack traces could not be displayed.*/\1/p' "$2.err" | grep . || echo 0 ;;
-	bpftrace) grep -o 'Lost [0-9]*' "$2.err" | awk '{ n += $2 } END { print n + 0 }' ;;
-	perf) perf report -i "$2.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { print n + 0 }' ;;
+	bpftrace) grep -o 'Lost [0-9]*' "$2.err" | awk '{ n += $2 } END { printf "%.0f\n", n }' ;;
+	perf) perf report -i "$2.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { printf "%.0f\n", n }' ;;
 	esac
 }
 

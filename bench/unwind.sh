@@ -80,7 +80,7 @@ record() {
 			2> /dev/null | '$BUILD/flamekit' collapse perf > '$prefix.folded'"
 		read -r puser psys prss < "$prefix.post"
 		(( prss > rss )) && rss=$prss
-		lost=$(perf report -i "$prefix.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { print n + 0 }')
+		lost=$(perf report -i "$prefix.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { printf "%.0f\n", n }')
 		echo "$(echo "$user + $sys + $puser + $psys" | bc -l) $rss $lost" > "$prefix.cost"
 		;;
 	esac
@@ -194,7 +194,7 @@ for tool in "${build_tools[@]}"; do
 			read -r puser psys prss < <(tail -n 1 "$prefix.post")
 			cpu=$(echo "$cpu + $puser + $psys" | bc -l)
 			(( prss > rss )) && rss=$prss
-			lost=$(perf report -i "$prefix.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { print n + 0 }')
+			lost=$(perf report -i "$prefix.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { printf "%.0f\n", n }')
 			rm -f "$prefix.data" ;;
 		libbpf-tools) lost=$(sed -n 's/^WARNING: \([0-9]*\) stack traces could not be displayed.*/\1/p' "$prefix.err" | grep . || echo 0) ;;
 		esac

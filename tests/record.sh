@@ -209,7 +209,7 @@ record_run() {
 # Samples of comm NAME in folded FILE.
 record_samples() { # file name
 	awk -v name="$2" '{ n = $NF; sub(/ [0-9]+$/, ""); split($0, f, ";"); if (f[1] == name) s += n }
-		END { print s + 0 }' "$1"
+		END { printf "%.0f\n", s }' "$1"
 }
 
 # N is within 10% of EXPECTED (> 0).
@@ -255,7 +255,7 @@ record_blocked() { # file [function]
 		{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); if (f[1] != "fk-offcpu") next
 		  hit = fn == ""; for (i = 2; i <= k && f[i] != "--"; i++) if (f[i] == fn) hit = 1
 		  if (hit) s += n }
-		END { print s + 0 }' "$1"
+		END { printf "%.0f\n", s }' "$1"
 }
 
 # The workload's own account of NAME's blocks (fk-offcpu's FK_BLOCK_REPORT):
@@ -264,7 +264,7 @@ record_blocked() { # file [function]
 record_block_report() { # file name [what]
 	awk -v name="$2" -v what="${3:-us}" '
 		$1 == name { s += what == "blocks" ? $3 : what == "1ms" ? $4 : what == "5ms" ? $5 : what == "under-5ms" ? $2 - $5 : $2 }
-		END { print s + 0 }' "$1" 2> /dev/null || echo 0
+		END { printf "%.0f\n", s }' "$1" 2> /dev/null || echo 0
 }
 
 # N is within 5% of EXPECTED (> 0).
@@ -460,7 +460,7 @@ record_idle_run() {
 	if (( after - before < 10 )); then  # USER_HZ
 		record_idle=busy
 	else
-		record_idle=$(awk '/^swapper\// { n += $NF } END { print n + 0 }' "$record_dir/idle.out")
+		record_idle=$(awk '/^swapper\// { n += $NF } END { printf "%.0f\n", n }' "$record_dir/idle.out")
 	fi
 }
 
@@ -526,7 +526,7 @@ record_test_outputs() {
 		record_judge folded-reader "$problems"
 		# ... and the flamegraph personality draws every sample
 		local total drawn
-		total=$(awk '{ n += $NF } END { print n + 0 }' "$out")
+		total=$(awk '{ n += $NF } END { printf "%.0f\n", n }' "$out")
 		drawn=$("$BUILD/flamegraph" "$out" 2> /dev/null | sed -n 's/.*<title>all (\([0-9,]*\) samples.*/\1/p' | tr -d ,)
 		if [[ $drawn == "$total" ]] && record_near "$total" "$expected"; then record_pass folded-flamegraph; else
 			record_fail folded-flamegraph "flamegraph drew $drawn of $total samples, expected $expected ± 10%"; fi
@@ -559,7 +559,7 @@ print(" ".join(names), total[0].split(" (")[1].split(" ")[0].replace(",", "") if
 	# --outdir: a flame graph and the raw stacks, named by host, time and pid
 	if [[ -n ${record_done[outdir]:-} ]]; then
 		local made total; made=$(cd "$record_dir/flames" && ls)
-		total=$(gzip -dc "$record_dir/flames/"*.folded.gz 2> /dev/null | awk '{ n += $NF } END { print n + 0 }')
+		total=$(gzip -dc "$record_dir/flames/"*.folded.gz 2> /dev/null | awk '{ n += $NF } END { printf "%.0f\n", n }')
 		if ! [[ $made =~ ^[^.]+_[0-9]{8}_[0-9]{6}_UTC\.pid_$pid\.folded\.gz$'\n'[^.]+_[0-9]{8}_[0-9]{6}_UTC\.pid_$pid\.svg$ ]]; then
 			record_fail outdir "made: $made"
 		elif ! gzip -t "$record_dir/flames/"*.folded.gz || ! grep -q '<title>seventy (' "$record_dir/flames/"*.svg; then
@@ -575,7 +575,7 @@ print(" ".join(names), total[0].split(" (")[1].split(" ")[0].replace(",", "") if
 	if [[ -n ${record_done[report]:-} ]]; then
 		local said counted
 		said=$(sed -n 's/^flamekit: \([0-9]*\) samples.*/\1/p' "$record_dir/report.err")
-		counted=$("$BUILD/flamekit" collapse bcc "$record_dir/report.txt" | awk '{ n += $NF } END { print n + 0 }')
+		counted=$("$BUILD/flamekit" collapse bcc "$record_dir/report.txt" | awk '{ n += $NF } END { printf "%.0f\n", n }')
 		if ! grep -q "^    -                fk-out ($pid)\$" "$record_dir/report.txt"; then
 			record_fail report "no \"- fk-out ($pid)\" line: $(head -n 3 "$record_dir/report.txt" | tr '\n' ' ')"
 		elif [[ $said != "$counted" ]] || ! record_near "$counted" "$expected"; then
@@ -753,7 +753,7 @@ record_test_off_cpu() {
 	local problems precondition="" total
 	[[ $(record_block_report "$report" seventy blocks) == 300 && $(record_block_report "$report" thirty blocks) == 300 ]] ||
 		precondition="the workload did not time its 300 blocks of each kind: $(tr '\n' ' ' < "$report" 2> /dev/null); "
-	total=$(awk '$1 == "seventy" || $1 == "thirty" || $1 == "brief" { s += $2 } END { print s + 0 }' "$report" 2> /dev/null)
+	total=$(awk '$1 == "seventy" || $1 == "thirty" || $1 == "brief" { s += $2 } END { printf "%.0f\n", s }' "$report" 2> /dev/null)
 
 	local out=$record_dir/off-cpu.out
 	if [[ -n ${record_done[off-cpu]:-} ]]; then
@@ -820,7 +820,7 @@ record_test_off_cpu() {
 	if [[ -n ${record_done[off-cpu-svg]:-} ]]; then
 		local drawn folded
 		drawn=$(sed -n 's/.*<title>all (\([0-9,]*\) us, 100%)<\/title>.*/\1/p' "$record_dir/off-cpu.svg" | tr -d ,)
-		folded=$(awk '{ n += $NF } END { print n + 0 }' "$record_dir/off-cpu.out")
+		folded=$(awk '{ n += $NF } END { printf "%.0f\n", n }' "$record_dir/off-cpu.out")
 		if ! grep -q '<title>seventy (' "$record_dir/off-cpu.svg"; then
 			record_fail off-cpu-svg "no seventy() in off-cpu.svg"
 		elif [[ -z $drawn ]] || ! record_near5 "$drawn" "$folded"; then
@@ -843,7 +843,7 @@ record_test_off_cpu() {
 	if [[ -n ${record_done[off-cpu-report]:-} ]]; then
 		local header counted folded
 		header=$(head -n 1 "$record_dir/off-cpu.txt")
-		counted=$("$BUILD/flamekit" collapse bcc "$record_dir/off-cpu.txt" | awk '$1 ~ /^fk-offcpu;/ { n += $NF } END { print n + 0 }')
+		counted=$("$BUILD/flamekit" collapse bcc "$record_dir/off-cpu.txt" | awk '$1 ~ /^fk-offcpu;/ { n += $NF } END { printf "%.0f\n", n }')
 		folded=$(record_blocked "$record_dir/off-cpu.out")
 		if [[ $header != "Tracing off-CPU time (us) of PID $pid by user + kernel stack (user stacks from unwind tables)... Hit Ctrl-C to end." ]]; then
 			record_fail off-cpu-report "the report begins \"$header\""
@@ -967,7 +967,7 @@ record_test_timeline() {
 #   by the event; the report's header says which.
 record_event_calls() { # file function-chain
 	awk -v chain="$2" '{ n = $NF; sub(/ [0-9]+$/, ""); if ($0 ~ "^fk-events;" && index($0 ";", chain ";")) s += n }
-		END { print s + 0 }' "$1"
+		END { printf "%.0f\n", s }' "$1"
 }
 
 record_test_events() {
@@ -1041,7 +1041,7 @@ record_test_events() {
 	elif [[ $rc != 0 ]]; then
 		record_fail events-kfunc "flamekit record -e k:vfs_read exited $rc: $(tail -n 2 "$record_dir/events-kfunc.err" | tr '\n' ' ')"
 	else
-		n=$(awk '$1 ~ /^dd;/ { n += $NF } END { print n + 0 }' "$record_dir/events-kfunc.out")
+		n=$(awk '$1 ~ /^dd;/ { n += $NF } END { printf "%.0f\n", n }' "$record_dir/events-kfunc.out")
 		record_judge events-kfunc "$(awk -v n="$n" 'BEGIN { exit !(n >= 5000 && n <= 5100) }' || echo "dd read $n times by k:vfs_read, it read 5000 bytes one by one")"
 	fi
 
@@ -1057,7 +1057,7 @@ record_test_events() {
 			record_fail events-hardware "without a PMU, -e cycles exited $rc with: $(head -c 300 "$record_dir/events-hardware.err")"
 		fi
 	else
-		n=$(awk '$1 ~ /^fk-7030;/ && /seventy/ { n += $NF } END { print n + 0 }' "$record_dir/events-hardware.out")
+		n=$(awk '$1 ~ /^fk-7030;/ && /seventy/ { n += $NF } END { printf "%.0f\n", n }' "$record_dir/events-hardware.out")
 		record_judge events-hardware "$([[ $rc == 0 && $n -gt 0 ]] || echo "-e cycles exited $rc with $n samples in seventy(): $(tail -n 1 "$record_dir/events-hardware.err")")"
 	fi
 
@@ -1227,9 +1227,9 @@ record_test_all_time() {
 	if [[ -n ${record_done[all-time]:-} ]]; then
 		local out=$record_dir/all-time.out problems on off cpu blocked
 		cpu=$(record_cpu "$record_dir/all-7030.cpu" fk-all-7030)
-		on=$(awk '$1 ~ /^fk-all-7030;/ && !/_\[o\]/ { n += $NF } END { print n + 0 }' "$out")
-		off=$(awk '$1 ~ /^fk-offcpu;/ && /_\[o\]/ { n += $NF } END { print n + 0 }' "$out")
-		blocked=$(awk '{ s += $2 } END { print s + 0 }' "$report" 2> /dev/null)
+		on=$(awk '$1 ~ /^fk-all-7030;/ && !/_\[o\]/ { n += $NF } END { printf "%.0f\n", n }' "$out")
+		off=$(awk '$1 ~ /^fk-offcpu;/ && /_\[o\]/ { n += $NF } END { printf "%.0f\n", n }' "$out")
+		blocked=$(awk '{ s += $2 } END { printf "%.0f\n", s }' "$report" 2> /dev/null)
 		problems=$(record_check_only "$out" 'fk-all-7030|fk-offcpu|fk-feeder')
 		awk -v n="$on" -v c="$cpu" 'BEGIN { e = c * 1e6; exit !(e > 0 && n >= 0.9 * e && n <= 1.1 * e) }' ||
 			problems+="fk-all-7030 has $on us on CPU, it used $cpu CPU seconds (± 10%); "
@@ -1656,8 +1656,8 @@ record_test_interchange() {
 		"$BUILD/flamekit" collapse --sample-type samples "$1" | cmp -s - "$folded" ||
 			echo "flamekit reads other stacks from $1 than go tool pprof; "
 		local ns samples
-		ns=$(python3 "$TOP/tests/pprof_raw.py" cpu <<< "$raw" | awk '{ n += $NF } END { print n + 0 }')
-		samples=$(awk '{ n += $NF } END { print n + 0 }' "$folded")
+		ns=$(python3 "$TOP/tests/pprof_raw.py" cpu <<< "$raw" | awk '{ n += $NF } END { printf "%.0f\n", n }')
+		samples=$(awk '{ n += $NF } END { printf "%.0f\n", n }' "$folded")
 		[[ $ns == $((samples * period)) ]] || echo "cpu nanoseconds $ns, not $samples samples x $period; "
 		"${go_env[@]}" go tool pprof -symbolize=none -tags "$1" 2> /dev/null |
 			grep -q "): $pid\$" || echo "no pid label $pid; "
@@ -1687,7 +1687,7 @@ record_test_interchange() {
 		else
 			local said values
 			said=$(sed -n 's/^flamekit: \([0-9]*\) samples.*/\1/p' "$record_dir/otlp.err")
-			values=$(awk '$1 == "values:" { n += $2 } END { print n + 0 }' "$record_dir/otlp.txt")
+			values=$(awk '$1 == "values:" { n += $2 } END { printf "%.0f\n", n }' "$record_dir/otlp.txt")
 			problems=""
 			[[ $values == "$said" ]] || problems+="its values sum to $values, flamekit says $said samples; "
 			grep -q "int_value: $pid\$" "$record_dir/otlp.txt" || problems+="no process.pid $pid; "

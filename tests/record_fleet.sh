@@ -66,7 +66,7 @@ fleet_wait_line() {
 # Sum of the first value of each sample of a pprof file (go tool pprof -raw).
 fleet_pprof_samples() {
 	go tool pprof -raw "$1" 2> /dev/null |
-		awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 } on && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+:$/ { s += $1 } END { print s + 0 }'
+		awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 } on && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+:$/ { s += $1 } END { printf "%.0f\n", s }'
 }
 
 # The requests a receiver accepted, one line each: from until name body.

@@ -14,13 +14,13 @@ printf '    main\n    -                app (42)\n        7\n\n    f\n    main\n 
 for input in small.folded a.folded small.perf periods.perf small.timed kinds.folded report.txt; do
 	[[ -f $input ]] || cp "$DATA/$input" .
 	flamekit collapse "$input" -o out.otlp 2> /dev/null || echo "$input: -o out.otlp failed"
-	total=$(flamekit collapse "$input" 2> /dev/null | awk '{ n += $NF } END { print n + 0 }')
+	total=$(flamekit collapse "$input" 2> /dev/null | awk '{ n += $NF } END { printf "%.0f\n", n }')
 	decode profiles.v1development.ProfilesData profiles/v1development/profiles.proto out.otlp \
 		> decoded.txt 2> protoc.err || echo "$input: protoc failed: $(head -c 300 protoc.err)"
 	decode collector.profiles.v1development.ExportProfilesServiceRequest \
 		collector/profiles/v1development/profiles_service.proto out.otlp > request.txt 2> protoc.err ||
 		echo "$input: protoc failed as a request: $(head -c 300 protoc.err)"
-	sum=$(awk '$1 == "values:" { n += $2 } END { print n + 0 }' decoded.txt)
+	sum=$(awk '$1 == "values:" { n += $2 } END { printf "%.0f\n", n }' decoded.txt)
 	echo "$input: protoc decodes it; values sum to $sum, the profile's total $([[ $sum == "$total" ]] && echo is || echo "is NOT ($total)") that"
 	cp decoded.txt "$input.decoded"
 done
