@@ -3,13 +3,17 @@
 # (tests/push_receiver.py) on 127.0.0.1: the whole machine at 99 Hz,
 # --every 10 for BENCH_SECONDS (default 600, ten minutes), twice: with the
 # receiver up throughout, and with it answering 503 for the middle 3/10 of
-# the run (three minutes of ten). For each: flamekit's own CPU (user + sys
+# the run (three minutes of ten). The machine is kept busy with varied,
+# real work meanwhile: gcc building this project (make -B -j CPUS, a copy
+# of the tree) over and over, thousands of short processes, each binary
+# without frame pointers. For each run: flamekit's own CPU (user + sys
 # over wall time, as a share of one CPU), its RSS sampled at each window
 # (first, last, most: flat means no growth from window to window), and the
 # windows expected, delivered once, delivered twice, and lost.
-# Needs root (record), python3.
+# Needs root (record), python3, make and cc.
 #
-#   sudo bench/continuous.sh           BENCH_SECONDS (600), BENCH_EVERY (10)
+#   sudo bench/continuous.sh           BENCH_SECONDS (600), BENCH_EVERY (10),
+#                                      BENCH_BUSY (1; 0: no builds)
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 FLAMEKIT=$TOP/build/flamekit
@@ -21,8 +25,22 @@ export LC_ALL=C
 [[ $(id -u) == 0 ]] || { echo "bench: record needs root" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/flamekit-continuous.XXXXXX")
 receiver=""
-cleanup() { [[ -n $receiver ]] && kill "$receiver" 2> /dev/null; rm -rf "$work"; }
+busy=""
+cleanup() {
+	[[ -n $receiver ]] && kill "$receiver" 2> /dev/null
+	[[ -n $busy ]] && kill -- -"$busy" 2> /dev/null
+	rm -rf "$work"
+}
 trap cleanup EXIT
+
+# the busy machine: builds of a copy of the tree, one after the other, in a
+# process group of their own (stopped as a whole at the end)
+if [[ ${BENCH_BUSY:-1} == 1 ]]; then
+	mkdir -p "$work/tree"
+	cp -r "$TOP/src" "$TOP/Makefile" "$TOP/tests" "$TOP/completions" "$work/tree/"
+	setsid bash -c "while :; do make -C '$work/tree' -B -j $(nproc) > /dev/null 2>&1; done" &
+	busy=$!
+fi
 
 # run NAME DOWN_FROM DOWN_UNTIL: one run; the receiver answers 503 from
 # DOWN_FROM to DOWN_UNTIL seconds into it (both 0: never).

@@ -244,7 +244,7 @@ static __always_inline __u64 python_stack(__u32 pid, __u32 tid, __u64 now)
 	struct record_interp_event *event = &w->event;
 
 	__u32 depth = event->stack.depth;
-	__u64 hash = record_mix(record_mix(0x7079746830ULL, pid), depth);
+	__u64 hash = record_mix(record_mix(stack_hash_start(0x7079746830ULL), pid), depth);
 	for (__u32 i = 0; i < RECORD_MAX_STACK_DEPTH; i++) {
 		if (i >= depth)
 			break;

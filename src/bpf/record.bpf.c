@@ -86,9 +86,10 @@ struct {
 	__uint(max_entries, 1024);
 } tids SEC(".maps");
 
-/* Pids already sent to user space through new_pids. */
+/* Pids already sent to user space through new_pids (least recently
+ * sampled forgotten first: a long run meets more pids than it holds). */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__type(key, __u32);
 	__type(value, __u8);
 	__uint(max_entries, 32768);
@@ -191,6 +192,27 @@ static __always_inline void count_key(const struct record_key *key, __u64 weight
 }
 
 
+/* The generation of the stacks stored now, mixed into every stack's hash.
+ * record --every moves to the next one as it closes a window
+ * (bpf_sampler__forget_slices): stacks stored from then on hash apart from
+ * the earlier ones, whatever they hold, so that user space can drop the
+ * earlier ones once no key uses them, while the programs go on storing. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, 1);
+} stack_generation SEC(".maps");
+
+/* The first word of a stack's hash: seed, in this generation. */
+static __always_inline __u64 stack_hash_start(__u64 seed)
+{
+	__u32 zero = 0;
+	__u64 *generation = bpf_map_lookup_elem(&stack_generation, &zero);
+
+	return generation ? record_mix(seed, *generation) : seed;
+}
+
 /* Reads one stack into the CPU's scratch buffer, stores it in `stacks`
  * unless already there, and returns its hash (or RECORD_STACK_NONE/MISSED). */
 static __always_inline __u64 store_stack(void *ctx, __u64 flags)
@@ -213,7 +235,7 @@ static __always_inline __u64 store_stack(void *ctx, __u64 flags)
 		return RECORD_STACK_MISSED;
 	}
 	stack->depth = bytes / sizeof(__u64);
-	hash = record_mix(0x5bd1e9955bd1e995ULL, stack->depth);
+	hash = record_mix(stack_hash_start(0x5bd1e9955bd1e995ULL), stack->depth);
 	for (__u32 i = 0; i < RECORD_MAX_STACK_DEPTH; i++) {
 		if (i >= stack->depth)
 			break;

@@ -422,7 +422,7 @@ static __always_inline __u64 unwind_user_stack(__u32 pid, const struct pt_regs *
 	w->bp = regs->rbp;
 	w->pid = pid;
 	w->depth = 0;
-	w->hash = 0x5bd1e9955bd1e995ULL;
+	w->hash = stack_hash_start(0x5bd1e9955bd1e995ULL);
 	w->done = 0;
 	w->have_mapping = 0;
 	w->lookups = 0;

@@ -280,11 +280,10 @@ void record__prepare_sampler(struct record_options *o)
 	o->sampler.copy_user_stacks = o->sampler.user_stacks && !o->sampler.off_cpu &&
 				      record__choose_dwarf(o);
 	/* auto: the walk in the kernel, what it cannot do copied (off CPU:
-	 * walked by frame pointers). Not yet with --every: its stacks stay in
-	 * the kernel's map, which nothing empties from window to window */
+	 * walked by frame pointers) */
 	o->sampler.kernel_unwind = o->sampler.user_stacks && o->unwind == UNWIND_AUTO &&
 				   (o->sampler.copy_user_stacks || o->sampler.off_cpu) &&
-				   !o->every && choose_kernel_unwind();
+				   choose_kernel_unwind();
 	/* the kernel's walk keeps every process's user stacks in the kernel
 	 * (their addresses differ from process to process), where copies were
 	 * counted in user space: a host's worth of them */

@@ -52,3 +52,28 @@ void *pid_table__get(struct pid_table *t, uint32_t pid, size_t record_size, bool
 		*made = true;
 	return record;
 }
+
+void pid_table__remove_if(struct pid_table *t, bool (*gone)(const void *record, void *arg),
+			  void *arg, void (*free_record)(void *record))
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < t->count; i++) {
+		if (gone(t->records[i], arg))
+			(free_record ? free_record : free)(t->records[i]);
+		else
+			t->records[kept++] = t->records[i];
+	}
+	if (kept == t->count)
+		return;
+	/* the index holds positions: built anew over the records kept */
+	t->count = kept;
+	index_table__release(&t->index);
+	index_table__init(&t->index, 64);
+	for (size_t i = 0; i < t->count; i++) {
+		size_t slot = index_table__first(&t->index, record_hash_of(t->records, i));
+		while (t->index.slots[slot] != 0)
+			slot = index_table__next(&t->index, slot);
+		index_table__insert(&t->index, slot, i, record_hash_of, t->records);
+	}
+}

@@ -11,7 +11,7 @@
  *	pid_table__release(&t, my_process__free);
  *
  * Records never move (the table holds pointers), so a record pointer stays
- * valid until pid_table__release().
+ * valid until pid_table__release(), or pid_table__remove_if() frees it.
  */
 #ifndef FLAMEKIT_PID_TABLE_H
 #define FLAMEKIT_PID_TABLE_H
@@ -38,5 +38,9 @@ void pid_table__release(struct pid_table *t, void (*free_record)(void *record));
  * uint32_t, is set to pid (*made set to whether it was made; may be NULL).
  */
 void *pid_table__get(struct pid_table *t, uint32_t pid, size_t record_size, bool *made);
+/* Frees, with free_record (NULL: free()), every record gone(record, arg)
+ * says is gone; the others keep their order. */
+void pid_table__remove_if(struct pid_table *t, bool (*gone)(const void *record, void *arg),
+			  void *arg, void (*free_record)(void *record));
 
 #endif

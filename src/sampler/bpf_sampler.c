@@ -13,6 +13,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -58,6 +59,8 @@ struct bpf_sampler {
 	struct { uint32_t tid; uint64_t end; } *known_ends;  /* what stack_ends holds, mostly */
 	struct bpf_map *cgroup_filter, *mntns_filter;
 	struct bpf_map *blocked, *wakers;
+	struct bpf_map *stack_generation;
+	uint64_t generation;                /* what stack_generation holds */
 	struct bpf_map *interp_events;      /* with python */
 	struct bpf_map *unwind_misses;      /* with kernel_unwind */
 
@@ -408,6 +411,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	s->mntns_filter = bpf_object__find_map_by_name(s->obj, "mntns_filter");
 	s->blocked = bpf_object__find_map_by_name(s->obj, "blocked");
 	s->wakers = bpf_object__find_map_by_name(s->obj, "wakers");
+	s->stack_generation = bpf_object__find_map_by_name(s->obj, "stack_generation");
 	s->interp_events = o->python ? bpf_object__find_map_by_name(s->obj, "interp_events") : NULL;
 	set_config(s->config, o, ring_bytes);
 
@@ -869,6 +873,154 @@ int bpf_sampler__read(struct bpf_sampler *s,
 	free(waker_kernel);
 	free(interp);
 	return result;
+}
+
+/* The programs run with preemption off and end within microseconds: after
+ * this long none still stores under the generation before. */
+#define GENERATION_SETTLE_NS 2000000
+
+int bpf_sampler__next_generation(struct bpf_sampler *s)
+{
+	__u32 zero = 0;
+	uint64_t next = s->generation + 1;
+
+	if (bpf_map__update_elem(s->stack_generation, &zero, sizeof(zero), &next, sizeof(next), 0))
+		return error("could not move the stored stacks to a new generation: %s",
+			     strerror(errno));
+	s->generation = next;
+	nanosleep(&(struct timespec){ 0, GENERATION_SETTLE_NS }, NULL);
+	return 0;
+}
+
+/* Stack hashes, gathered then sorted to be looked up. */
+struct hash_list {
+	uint64_t *hashes;
+	size_t count, cap;
+};
+
+static void hash_list__add(struct hash_list *l, uint64_t hash)
+{
+	if (hash <= RECORD_STACK_MISSED)
+		return;
+	l->hashes = fk_grow(l->hashes, &l->cap, l->count + 1, sizeof(*l->hashes));
+	l->hashes[l->count++] = hash;
+}
+
+static void hash_list__add_key(struct hash_list *l, const struct record_key *key)
+{
+	hash_list__add(l, key->user_stack);
+	hash_list__add(l, key->kernel_stack);
+	hash_list__add(l, key->waker_user_stack);
+	hash_list__add(l, key->waker_kernel_stack);
+	hash_list__add(l, key->interp_stack);
+}
+
+static int compare_hashes(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void hash_list__sort(struct hash_list *l)
+{
+	if (l->count)
+		qsort(l->hashes, l->count, sizeof(*l->hashes), compare_hashes);
+}
+
+static bool hash_list__has(const struct hash_list *l, uint64_t hash)
+{
+	return l->count && bsearch(&hash, l->hashes, l->count, sizeof(hash), compare_hashes);
+}
+
+/* Adds the stacks that the keys in a map's values use: `blocked`'s and
+ * `wakers`' entries wait for their time to be counted. */
+static void hash_list__add_waiting(struct hash_list *l, struct bpf_map *map, bool blocked)
+{
+	__u32 tid, next, *previous = NULL;
+
+	if (!map || bpf_map__max_entries(map) <= 1)
+		return;  /* (sized to 1: not in use) */
+	int fd = bpf_map__fd(map);
+	while (bpf_map_get_next_key(fd, previous, &next) == 0) {
+		tid = next;
+		previous = &tid;
+		if (blocked) {
+			struct record_blocked b;
+			if (bpf_map_lookup_elem(fd, &tid, &b) == 0)
+				hash_list__add_key(l, &b.key);
+		} else {
+			struct record_waker w;
+			if (bpf_map_lookup_elem(fd, &tid, &w) == 0) {
+				hash_list__add(l, w.user_stack);
+				hash_list__add(l, w.kernel_stack);
+			}
+		}
+	}
+}
+
+/* Deletes a stored stack and the chunks a deep one continues in. */
+static void delete_stack(struct bpf_sampler *s, uint64_t hash, struct record_stack *buffer)
+{
+	size_t value_size = bpf_map__value_size(s->stacks);
+	size_t chunk = (value_size - offsetof(struct record_stack, ips)) / sizeof(__u64);
+
+	if (bpf_map__lookup_elem(s->stacks, &hash, sizeof(hash), buffer, value_size, 0))
+		return;
+	for (size_t k = 1; k * chunk < buffer->depth; k++) {
+		__u64 key = record_mix(hash, k);
+		bpf_map__delete_elem(s->stacks, &key, sizeof(key), 0);
+	}
+	bpf_map__delete_elem(s->stacks, &hash, sizeof(hash), 0);
+}
+
+int bpf_sampler__forget_slices(struct bpf_sampler *s, uint32_t slice,
+			       const uint64_t *held, size_t held_count,
+			       const uint64_t *dropped, size_t dropped_count)
+{
+	struct hash_list used = { 0 }, unused = { 0 };
+	struct record_key key, next, *old = NULL;
+	size_t old_count = 0, old_cap = 0;
+	int fd = bpf_map__fd(s->counts);
+	void *previous = NULL;
+	int status = 0;
+
+	/* the waiting keys first: one counted meanwhile is in `counts` then */
+	hash_list__add_waiting(&used, s->blocked, true);
+	hash_list__add_waiting(&used, s->wakers, false);
+	/* keys gathered first: deleting while walking would restart the walk */
+	while (bpf_map_get_next_key(fd, previous, &next) == 0) {
+		key = next;
+		previous = &key;
+		if (key.slice > slice) {
+			hash_list__add_key(&used, &key);
+			continue;
+		}
+		hash_list__add_key(&unused, &key);
+		old = fk_grow(old, &old_cap, old_count + 1, sizeof(*old));
+		old[old_count++] = key;
+	}
+	for (size_t i = 0; i < old_count; i++)
+		if (bpf_map_delete_elem(fd, &old[i]) != 0 && errno != ENOENT) {
+			status = error("could not drop a counted key: %s", strerror(errno));
+			break;
+		}
+	for (size_t i = 0; i < held_count; i++)
+		hash_list__add(&used, held[i]);
+	for (size_t i = 0; i < dropped_count; i++)
+		hash_list__add(&unused, dropped[i]);
+	hash_list__sort(&used);
+	hash_list__sort(&unused);
+	struct record_stack *buffer = new_user_buffer();
+	for (size_t i = 0; status == 0 && i < unused.count; i++) {
+		uint64_t hash = unused.hashes[i];
+		if ((i == 0 || hash != unused.hashes[i - 1]) && !hash_list__has(&used, hash))
+			delete_stack(s, hash, buffer);
+	}
+	free(buffer);
+	free(old);
+	free(used.hashes);
+	free(unused.hashes);
+	return status;
 }
 
 int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)

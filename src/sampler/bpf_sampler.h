@@ -223,6 +223,23 @@ void bpf_sampler__detach(struct bpf_sampler *s);
 /* Calls on_key once per counted key; stops and returns its value if not 0. */
 int bpf_sampler__read(struct bpf_sampler *s,
 		      int (*on_key)(const struct sampled_key *key, void *arg), void *arg);
+/*
+ * record --every, as a window closes. First bpf_sampler__next_generation():
+ * every stack stored from then on is stored anew, apart from the ones
+ * before (its hash differs). Then bpf_sampler__forget_slices() drops the
+ * counted keys of slices up to `slice`, and the stored stacks they used
+ * that nothing still uses: no other counted key, no task waiting off CPU
+ * or woken, and none of `held`, the hashes the caller's own counts keep
+ * (copied samples' kernel and interpreter stacks); `dropped` are the
+ * hashes of the counts the caller dropped. A stack of the generation
+ * before that a new key wanted is stored again for it, so the stored
+ * stacks stay as many as a window's, however long the run. 0, or -1 after
+ * an error line.
+ */
+int bpf_sampler__next_generation(struct bpf_sampler *s);
+int bpf_sampler__forget_slices(struct bpf_sampler *s, uint32_t slice,
+			       const uint64_t *held, size_t held_count,
+			       const uint64_t *dropped, size_t dropped_count);
 int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats);
 void bpf_sampler__free(struct bpf_sampler *s);
 

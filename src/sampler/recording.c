@@ -32,6 +32,7 @@
 struct recording {
 	struct recording_results results;   /* sampler, counts, processes, unwinder live here */
 	bool per_thread;
+	uint64_t slice_ns, start_ns;        /* the sampler's slices (record --every's windows) */
 	struct task_events *events;
 	uint64_t events_read_at;            /* CLOCK_MONOTONIC ns of the last read */
 	struct user_unwinder *unwinder;     /* copied stacks */
@@ -90,7 +91,7 @@ static void on_task_fork(uint32_t pid, uint32_t parent_pid, uint64_t time, void 
 static void on_task_exit(uint32_t pid, uint64_t time, void *arg)
 {
 	struct recording *r = arg;
-	(void)time;
+	process_symbols__exit(r->results.processes, pid, time);
 	if (!r->unwinder)
 		return;
 	r->exiting = fk_grow(r->exiting, &r->exiting_cap, r->exiting_count + 1,
@@ -243,6 +244,8 @@ int recording__new_with_interp(const struct bpf_sampler_options *options, bool a
 
 	*out = NULL;
 	r->per_thread = o.per_thread;
+	r->slice_ns = o.slice_ns;
+	r->start_ns = o.start_ns;
 	r->results.processes = process_symbols__new();
 	process_symbols__annotate_jit(r->results.processes, annotate_jit);
 	/* A process whose stacks the kernel walks is read when it is first
@@ -386,31 +389,34 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 
 int recording__forget_slices(struct recording *r, uint32_t slice)
 {
-	int fd = bpf_sampler__map_fd(r->results.sampler, "counts");
-	struct record_key key, next, *old = NULL;
-	size_t old_count = 0, old_cap = 0;
-	void *previous = NULL;
-	int status = 0;
+	struct bpf_sampler *s = r->results.sampler;
+	uint64_t *held = NULL, *dropped = NULL;
+	size_t held_count = 0, held_cap = 0, dropped_count = 0, dropped_cap = 0;
 
-	if (fd < 0)
-		return error("the sampler has no counts map");
-	/* keys gathered first: deleting while walking would restart the walk */
-	while (bpf_map_get_next_key(fd, previous, &next) == 0) {
-		key = next;
-		previous = &key;
-		if (key.slice > slice)
-			continue;
-		old = fk_grow(old, &old_cap, old_count + 1, sizeof(*old));
-		old[old_count++] = key;
+	if (bpf_sampler__next_generation(s) < 0)
+		return -1;
+	/* copied samples stored their kernel stacks under the generation
+	 * before: in the user counts now, so that those stacks count as used */
+	if (r->unwinder && drain(r, 0, RECORDING_DRAIN_NS) < 0)
+		return -1;
+	for (size_t i = 0; r->counts && i < user_counts__size(r->counts); i++) {
+		const struct user_count *c = user_counts__entry(r->counts, i);
+		bool gone = c->slice <= slice;
+		uint64_t **list = gone ? &dropped : &held;
+		size_t *count = gone ? &dropped_count : &held_count;
+		*list = fk_grow(*list, gone ? &dropped_cap : &held_cap, *count + 2, sizeof(**list));
+		(*list)[(*count)++] = c->kernel_stack;
+		(*list)[(*count)++] = c->interp_stack;
 	}
-	for (size_t i = 0; i < old_count; i++)
-		if (bpf_map_delete_elem(fd, &old[i]) != 0 && errno != ENOENT) {
-			status = error("could not drop a counted key: %s", strerror(errno));
-			break;
-		}
-	free(old);
+	int status = bpf_sampler__forget_slices(s, slice, held, held_count, dropped, dropped_count);
+	free(held);
+	free(dropped);
 	if (r->counts)
 		user_counts__forget_through(r->counts, slice);
+	/* the processes gone before the window's end are in no later one */
+	if (r->slice_ns && slice != UINT32_MAX)
+		process_symbols__forget_exited(r->results.processes,
+					       r->start_ns + ((uint64_t)slice + 1) * r->slice_ns);
 	return status;
 }
 

@@ -141,9 +141,9 @@ int recording__new_with_interp(const struct bpf_sampler_options *options, bool a
 int recording__run(struct recording *r, const struct recording_limits *limits,
 		   struct recording_end *end);
 /* record --every: drops the counted keys of slices up to `slice` (a window
- * written), in the kernel's map and in the user counts; the stacks they
- * name stay (other keys may share them). While sampling runs. 0, or -1
- * after an error line. */
+ * written), in the kernel's map and in the user counts, and the stored
+ * stacks no other key uses (bpf_sampler__forget_slices()). While sampling
+ * runs. 0, or -1 after an error line. */
 int recording__forget_slices(struct recording *r, uint32_t slice);
 /* The sampler's stats so far, while sampling runs. */
 int recording__stats(struct recording *r, struct bpf_sampler_stats *stats);

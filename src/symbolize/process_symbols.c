@@ -40,6 +40,7 @@ struct process {
 	uint64_t *execs;           /* times it exec'd or was forked, ascending */
 	size_t exec_count, exec_cap;
 	uint64_t generation;       /* bumped whenever mappings change */
+	uint64_t exited;           /* when it exited (ns); 0: alive, as far as told */
 	bool sampled;              /* its binaries are opened as they are learnt */
 	bool snapshot_taken;
 	struct symbol_table perf_map;  /* /tmp/perf-PID.map, sorted */
@@ -282,6 +283,8 @@ static void process__add_exec(struct process *p, uint64_t time)
 	p->execs[at] = time;
 	p->exec_count++;
 	p->generation++;
+	if (p->exited < time)
+		p->exited = 0;  /* a new process under the pid of one gone */
 }
 
 /* When the address space in use at `time` began: its last exec or fork. */
@@ -320,6 +323,24 @@ void process_symbols__mmap(struct process_symbols *ps, uint32_t pid, uint64_t st
 void process_symbols__exec(struct process_symbols *ps, uint32_t pid, uint64_t time)
 {
 	process__add_exec(process_find(ps, pid, true), time);
+}
+
+void process_symbols__exit(struct process_symbols *ps, uint32_t pid, uint64_t time)
+{
+	struct process *p = process_find(ps, pid, false);
+	if (p)
+		p->exited = time;
+}
+
+static bool exited_before(const void *record, void *arg)
+{
+	const struct process *p = record;
+	return p->exited && p->exited < *(const uint64_t *)arg;
+}
+
+void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before)
+{
+	pid_table__remove_if(&ps->processes, exited_before, &before, process__free);
 }
 
 void process_symbols__fork(struct process_symbols *ps, uint32_t pid, uint32_t parent_pid,

@@ -90,6 +90,13 @@ void process_symbols__mmap(struct process_symbols *ps, uint32_t pid, uint64_t st
 void process_symbols__exec(struct process_symbols *ps, uint32_t pid, uint64_t time);
 void process_symbols__fork(struct process_symbols *ps, uint32_t pid, uint32_t parent_pid,
 			   uint64_t time);
+/* pid exited at time (a fork or exec after it is another process's). */
+void process_symbols__exit(struct process_symbols *ps, uint32_t pid, uint64_t time);
+/* Lets go of the processes that exited before `before`, whose samples are
+ * all named (record --every: windows written): what it knew of them, and
+ * the names their perf maps gave, which are not valid after. Their
+ * binaries stay open for the others that map them. */
+void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before);
 
 /* What an address is: its function's name, or why it has none. */
 struct symbol_lookup {
