@@ -280,13 +280,38 @@ int input__peek(struct input *in, size_t want, const char **data, size_t *len)
 	return 0;
 }
 
+/* text[0 .. len-1] (of cap bytes, the input's now), from a file of
+ * file_size bytes, is all the input: it is read through, the stream has
+ * nothing more. */
+static int take_whole_text(struct input *in, unsigned char *text, size_t cap, size_t len,
+			   size_t file_size, bool gzip)
+{
+	if (gzip && !in->gzip && start_gzip(in) < 0) {
+		free(text);
+		return -1;
+	}
+	in->checked_magic = true;
+	free(in->text);
+	in->text = (char *)text;
+	in->text_cap = cap;
+	in->text_len = len;
+	in->text_pos = 0;
+	in->raw_pos = in->raw_len;
+	in->raw_eof = true;
+	in->gzip_stream_open = false;
+	progress__add(in->progress, file_size);
+	return 0;
+}
+
 /*
- * A whole gzip file inflated at once by libdeflate (about twice zlib's
- * speed), member after member, into the text buffer: the input is then
- * read through. 0; or -1, nothing changed, for the stream to do it (and
- * say what is wrong with a file that does not inflate).
+ * A whole file read at once, for input__contents(): gzip inflated by
+ * libdeflate (about twice zlib's speed), member after member, into the text
+ * buffer; a file whose first bytes were not looked at yet and are not gzip
+ * becomes the text as it is. The input is then read through. 0; or -1,
+ * nothing changed, for the stream to do it (and say what is wrong with a
+ * file that does not inflate).
  */
-static int inflate_whole_file(struct input *in)
+static int read_whole_file(struct input *in)
 {
 	struct stat st;
 	if (in->fd < 0 || in->ranged || in->line_number > 0 || in->text_pos > 0 ||
@@ -302,7 +327,13 @@ static int inflate_whole_file(struct input *in)
 			break;
 		got += (size_t)n;
 	}
-	struct libdeflate_decompressor *d = got == size ? libdeflate_alloc_decompressor() : NULL;
+	if (got != size || (!looks_like_gzip(raw, size) && in->checked_magic)) {
+		free(raw);
+		return -1;
+	}
+	if (!looks_like_gzip(raw, size))
+		return take_whole_text(in, raw, size, size, size, false);
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
 	/* the last member's length (mod 4 GiB) is a first guess of the size */
 	size_t cap = (size_t)raw[size - 4] | (size_t)raw[size - 3] << 8 |
 		     (size_t)raw[size - 2] << 16 | (size_t)raw[size - 1] << 24;
@@ -334,22 +365,13 @@ static int inflate_whole_file(struct input *in)
 		free(text);
 		return -1;
 	}
-	free(in->text);
-	in->text = (char *)text;
-	in->text_cap = cap;
-	in->text_len = len;
-	in->text_pos = 0;
-	/* read through: the stream has nothing more */
-	in->raw_pos = in->raw_len;
-	in->raw_eof = true;
-	in->gzip_stream_open = false;
-	progress__add(in->progress, size);
-	return 0;
+	return take_whole_text(in, text, cap, len, size, true);
 }
 
 int input__contents(struct input *in, const char **data, size_t *len)
 {
-	if (in->gzip && !in->failed && inflate_whole_file(in) == 0) {
+	/* a file not looked into yet may be gzip too */
+	if ((in->gzip || !in->checked_magic) && !in->failed && read_whole_file(in) == 0) {
 		*data = in->text;
 		*len = in->text_len;
 		return 0;
