@@ -206,6 +206,15 @@ static int read_value_type(const struct pprof_file *f, struct pb_reader r, bool 
 	return got < 0 ? malformed(f, &r, gzip) : 0;
 }
 
+/* Appends value to array (count of cap), growing it: the capacity is
+ * compared here, as a call per element shows in a profile of 100,000 samples. */
+#define ADD(array, count, cap, value)                                                   \
+	do {                                                                            \
+		if ((count) == (cap))                                                   \
+			(array) = fk_grow((array), &(cap), (count) + 1, sizeof(*(array)));  \
+		(array)[(count)++] = (value);                                           \
+	} while (0)
+
 static int read_mapping(struct pprof_file *f, struct pb_reader r, bool gzip)
 {
 	struct mapping m = { 0 };
@@ -219,8 +228,7 @@ static int read_mapping(struct pprof_file *f, struct pb_reader r, bool gzip)
 	}
 	if (got < 0)
 		return malformed(f, &r, gzip);
-	f->mappings = fk_grow(f->mappings, &f->mappings_cap, f->mapping_count + 1, sizeof(m));
-	f->mappings[f->mapping_count++] = m;
+	ADD(f->mappings, f->mapping_count, f->mappings_cap, m);
 	return 0;
 }
 
@@ -237,8 +245,7 @@ static int read_function(struct pprof_file *f, struct pb_reader r, bool gzip)
 	}
 	if (got < 0)
 		return malformed(f, &r, gzip);
-	f->functions = fk_grow(f->functions, &f->functions_cap, f->function_count + 1, sizeof(fn));
-	f->functions[f->function_count++] = fn;
+	ADD(f->functions, f->function_count, f->functions_cap, fn);
 	return 0;
 }
 
@@ -273,8 +280,7 @@ static int read_location(struct pprof_file *f, struct pb_reader r, bool gzip)
 					return -1;
 			if (got < 0)
 				return malformed(f, &line, gzip);
-			f->lines = fk_grow(f->lines, &f->lines_cap, f->line_count + 1, sizeof(*f->lines));
-			f->lines[f->line_count++] = function_id;
+			ADD(f->lines, f->line_count, f->lines_cap, function_id);
 			l.line_count++;
 			break;
 		}
@@ -282,16 +288,38 @@ static int read_location(struct pprof_file *f, struct pb_reader r, bool gzip)
 	}
 	if (got < 0)
 		return malformed(f, &r, gzip);
-	f->locations = fk_grow(f->locations, &f->locations_cap, f->location_count + 1, sizeof(l));
-	f->locations[f->location_count++] = l;
+	ADD(f->locations, f->location_count, f->locations_cap, l);
 	return 0;
 }
 
-#define ADD(array, count, cap, value)                                               \
-	do {                                                                        \
-		(array) = fk_grow((array), &(cap), (count) + 1, sizeof(*(array)));  \
-		(array)[(count)++] = (value);                                       \
-	} while (0)
+
+/* Room for the tables the message has, counted by a first pass over its
+ * top-level fields: grown as they are read, the tables of a large profile
+ * were copied and their pages faulted in again at every doubling. What is
+ * malformed is left for the read to say. */
+static void reserve_tables(struct pprof_file *f, const uint8_t *data, size_t len)
+{
+	struct pb_reader r = pb_reader__init(data, len);
+	struct pb_field field;
+	size_t n[PROFILE_DOC_URL + 1] = { 0 };
+	while (pb__next(&r, &field) > 0)
+		if (field.number <= PROFILE_DOC_URL)
+			n[field.number]++;
+	if (n[PROFILE_SAMPLE])
+		f->samples = fk_grow(NULL, &f->samples_cap, n[PROFILE_SAMPLE], sizeof(*f->samples));
+	if (n[PROFILE_LOCATION]) {
+		f->locations = fk_grow(NULL, &f->locations_cap, n[PROFILE_LOCATION],
+				       sizeof(*f->locations));
+		/* a line each, as most have */
+		f->lines = fk_grow(NULL, &f->lines_cap, n[PROFILE_LOCATION], sizeof(*f->lines));
+	}
+	if (n[PROFILE_FUNCTION])
+		f->functions = fk_grow(NULL, &f->functions_cap, n[PROFILE_FUNCTION],
+				       sizeof(*f->functions));
+	if (n[PROFILE_STRING_TABLE])
+		f->strings = fk_grow(NULL, &f->strings_cap, n[PROFILE_STRING_TABLE],
+				     sizeof(*f->strings));
+}
 
 /* The Profile message's fields into f's tables. */
 static int read_tables(struct pprof_file *f, const uint8_t *data, size_t len, bool gzip)
@@ -301,6 +329,7 @@ static int read_tables(struct pprof_file *f, const uint8_t *data, size_t len, bo
 	int got;
 	f->bytes = data;
 	f->size = len;
+	reserve_tables(f, data, len);
 	while ((got = pb__next(&r, &field)) > 0) {
 		struct pb_reader sub;
 		switch (field.number) {
@@ -597,9 +626,39 @@ static int take_source(struct read_state *st, const struct pprof_file *f, size_t
 
 /* --- frames and samples ------------------------------------------------------- */
 
+/* The frame of function fn, inlined or not, interned in the profile. */
+static frame_id function_frame(struct read_state *st, const struct pprof_file *f,
+			       const struct function *fn, bool inlined)
+{
+	struct span name = f->strings[fn->name];
+	if (!name.len)
+		name = f->strings[fn->system_name];
+	if (!name.len)
+		name = (struct span){ (const uint8_t *)"[unknown]", 9 };
+	const char *text = (const char *)name.data;
+	bool has_separator = memchr(text, ';', name.len) != NULL;
+	bool mark = inlined && profile_frame_kind__of_name(text, name.len) != PROFILE_FRAME_INLINED;
+	/* most names are interned as they are in the file, not copied first */
+	if (!has_separator && !mark)
+		return profile__intern(st->profile, text, name.len);
+	buf__reset(&st->name);
+	buf__append(&st->name, text, name.len);
+	/* the folded separator cannot be in a name */
+	for (size_t c = 0; has_separator && c < st->name.len; c++)
+		if (st->name.data[c] == ';')
+			st->name.data[c] = ':';
+	if (mark)
+		buf__append(&st->name, "_[i]", 4);
+	return profile__intern(st->profile, st->name.data, st->name.len);
+}
+
 /* Every location's frames, root first (its lines outermost first). */
 static void resolve_locations(struct read_state *st, struct pprof_file *f)
 {
+	size_t total = 0;
+	for (size_t i = 0; i < f->location_count; i++)
+		total += f->locations[i].line_count ? f->locations[i].line_count : 1;
+	st->frames = fk_grow(st->frames, &st->frames_cap, total ? total : 1, sizeof(*st->frames));
 	st->frames_len = 0;
 	for (size_t i = 0; i < f->location_count; i++) {
 		struct location *l = &f->locations[i];
@@ -611,8 +670,6 @@ static void resolve_locations(struct read_state *st, struct pprof_file *f)
 		}
 		l->frames = st->frames_len;
 		l->frame_count = l->line_count ? l->line_count : 1;
-		st->frames = fk_grow(st->frames, &st->frames_cap, st->frames_len + l->frame_count,
-				     sizeof(*st->frames));
 		if (!l->line_count) {
 			buf__reset(&st->name);
 			buf__printf(&st->name, "0x%" PRIx64, l->address);
@@ -625,23 +682,8 @@ static void resolve_locations(struct read_state *st, struct pprof_file *f)
 		for (size_t k = l->line_count; k-- > 0;) {
 			const struct function *fn =
 				&f->functions[id_index__find(&f->function_ids, f->lines[l->lines + k])];
-			struct span name = f->strings[fn->name];
-			if (!name.len)
-				name = f->strings[fn->system_name];
-			buf__reset(&st->name);
-			if (name.len)
-				buf__append(&st->name, name.data, name.len);
-			else
-				buf__append(&st->name, "[unknown]", 9);
-			/* the folded separator cannot be in a name */
-			for (size_t c = 0; c < st->name.len; c++)
-				if (st->name.data[c] == ';')
-					st->name.data[c] = ':';
 			bool inlined = k + 1 < l->line_count;
-			if (inlined && profile_frame_kind__of_name(st->name.data, st->name.len) !=
-					       PROFILE_FRAME_INLINED)
-				buf__append(&st->name, "_[i]", 4);
-			frame_id id = profile__intern(st->profile, st->name.data, st->name.len);
+			frame_id id = function_frame(st, f, fn, inlined);
 			if (!inlined && kind != PROFILE_FRAME_NATIVE)
 				profile__set_frame_kind(st->profile, id, kind);
 			st->frames[st->frames_len++] = id;
@@ -668,6 +710,23 @@ static int read_label(const struct pprof_file *f, struct pb_reader r, bool gzip,
 	return 0;
 }
 
+/* The varints of a packed or single field into *out (grown as needed),
+ * after the *n already there: -1 when one is malformed. */
+static int append_varints(const struct pb_field *field, uint64_t **out, size_t *cap, size_t *n)
+{
+	struct pb_varints it;
+	uint64_t v;
+	int got;
+	pb_field__varints(field, &it);
+	/* a varint is one byte at least: one grow for the whole field */
+	size_t most = field->wire == PB_LEN ? field->len : 1;
+	if (*n + most > *cap)
+		*out = fk_grow(*out, cap, *n + most, sizeof(**out));
+	while ((got = pb_varints__next(&it, &v)) > 0)
+		(*out)[(*n)++] = v;
+	return got;
+}
+
 static int read_sample(struct read_state *st, const struct pprof_file *f, size_t number,
 		       size_t chosen, uint64_t factor, bool gzip)
 {
@@ -681,22 +740,12 @@ static int read_sample(struct read_state *st, const struct pprof_file *f, size_t
 	int got;
 	while ((got = pb__next(&r, &field)) > 0) {
 		if (field.number == 1 || field.number == 2) {
-			struct pb_varints it;
-			uint64_t v;
-			if (!pb_field__varints(&field, &it))
+			if (field.wire != PB_VARINT && field.wire != PB_LEN)
 				return wrong_wire(f, &field, "a Sample",
 						  field.number == 1 ? "location_id" : "value", PB_LEN);
-			while ((got = pb_varints__next(&it, &v)) > 0) {
-				if (field.number == 1) {
-					st->ids = fk_grow(st->ids, &st->ids_cap, ids + 1, sizeof(*st->ids));
-					st->ids[ids++] = v;
-				} else {
-					st->values = fk_grow(st->values, &st->values_cap, values + 1,
-							     sizeof(*st->values));
-					st->values[values++] = v;
-				}
-			}
-			if (got < 0)
+			if ((field.number == 1 ? append_varints(&field, &st->ids, &st->ids_cap, &ids)
+					       : append_varints(&field, &st->values, &st->values_cap,
+								&values)) < 0)
 				return fail(f, "not a valid pprof profile: sample %zu has a malformed "
 					    "packed field at byte %zu", number + 1, field.offset);
 		} else if (field.number == 3) {
@@ -739,9 +788,15 @@ static int read_sample(struct read_state *st, const struct pprof_file *f, size_t
 			return fail(f, "not a valid pprof profile: sample %zu names location %" PRIu64
 				    ", which the profile does not have", number + 1, st->ids[i]);
 		const struct location *l = &f->locations[at];
-		st->stack = fk_grow(st->stack, &st->stack_cap, depth + l->frame_count,
-				    sizeof(*st->stack));
-		memcpy(st->stack + depth, st->frames + l->frames, l->frame_count * sizeof(frame_id));
+		if (depth + l->frame_count > st->stack_cap)
+			st->stack = fk_grow(st->stack, &st->stack_cap, depth + l->frame_count,
+					    sizeof(*st->stack));
+		/* most locations are one frame: no call for those */
+		if (l->frame_count == 1)
+			st->stack[depth] = st->frames[l->frames];
+		else
+			memcpy(st->stack + depth, st->frames + l->frames,
+			       l->frame_count * sizeof(frame_id));
 		depth += l->frame_count;
 	}
 	if (st->values[chosen] > INT64_MAX / factor)
