@@ -1,5 +1,6 @@
 #include "location_table.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -35,6 +36,9 @@ struct location_table {
 	uint32_t mapping_count;
 	uint32_t *ids;                /* one stack's, leaf first */
 	size_t ids_cap;
+	/* whether a frame is inlined, by frame id: read for every frame of
+	 * every stack, where a call into the profile showed */
+	bool *inlined_frame;
 };
 
 struct location_table *location_table__new(const struct profile *profile)
@@ -44,6 +48,9 @@ struct location_table *location_table__new(const struct profile *profile)
 	t->profile = profile;
 	t->location_of_frame = fk_calloc(frames ? frames : 1, sizeof(*t->location_of_frame));
 	t->function_of_frame = fk_calloc(frames ? frames : 1, sizeof(*t->function_of_frame));
+	t->inlined_frame = fk_calloc(frames ? frames : 1, sizeof(*t->inlined_frame));
+	for (size_t f = 0; f < frames; f++)
+		t->inlined_frame[f] = profile__frame_kind(profile, (frame_id)f) == PROFILE_FRAME_INLINED;
 	index_table__init(&t->inlined, 64);
 	return t;
 }
@@ -59,6 +66,7 @@ void location_table__free(struct location_table *t)
 	index_table__release(&t->inlined);
 	free(t->function_frames);
 	free(t->ids);
+	free(t->inlined_frame);
 	free(t);
 }
 
@@ -128,29 +136,31 @@ size_t location_table__stack(struct location_table *t, const struct profile_stac
 			     const uint32_t **ids)
 {
 	frame_id group[64];
-	size_t n = 0;
+	size_t n = s->depth;
 	t->ids = fk_grow(t->ids, &t->ids_cap, s->depth ? s->depth : 1, sizeof(*t->ids));
 	/* from the root, so that new ids follow the stacks' paths (close ids
-	 * compress better): a frame and the frames inlined into it after it */
+	 * compress better): a frame and the frames inlined into it after it;
+	 * written from the end of ids, as both formats list them leaf first */
 	for (uint32_t first = 0; first < s->depth;) {
 		uint32_t end = first + 1;
 		while (end < s->depth && end - first < sizeof group / sizeof group[0] &&
-		       profile__frame_kind(t->profile, s->frames[end]) == PROFILE_FRAME_INLINED)
+		       t->inlined_frame[s->frames[end]])
 			end++;
 		uint32_t lines = end - first;
-		for (uint32_t i = 0; i < lines; i++)
-			group[i] = s->frames[end - 1 - i];
-		t->ids[n++] = location_of(t, group, lines);
+		if (lines == 1) {
+			t->ids[--n] = location_of(t, s->frames + first, 1);
+		} else {
+			for (uint32_t i = 0; i < lines; i++)
+				group[i] = s->frames[end - 1 - i];
+			t->ids[--n] = location_of(t, group, lines);
+		}
 		first = end;
 	}
-	/* leaf first, as both formats list them */
-	for (size_t i = 0; i < n / 2; i++) {
-		uint32_t swap = t->ids[i];
-		t->ids[i] = t->ids[n - 1 - i];
-		t->ids[n - 1 - i] = swap;
-	}
+	/* fewer locations than frames (inlined ones): move them to the front */
+	if (n)
+		memmove(t->ids, t->ids + n, (s->depth - n) * sizeof(*t->ids));
 	*ids = t->ids;
-	return n;
+	return s->depth - n;
 }
 
 uint32_t location_table__locations(const struct location_table *t)

@@ -116,39 +116,31 @@ int pprof__encode(const struct profile *p, struct buf *b)
 	/* first every stack's locations, in the folded writer's order
 	 * (neighbours share their roots, and ids given along the sorted paths
 	 * are close: both compress), so that the functions, and with them the
-	 * strings that follow the names, are all known */
+	 * strings that follow the names, are all known; the samples then look
+	 * their ids up again, which is cheaper than keeping them all */
 	size_t *order = profile__sorted(p);
-	size_t *first = fk_malloc((n + 1) * sizeof(*first));
-	size_t ids_len = 0, frames = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct profile_stack s;
-		profile__stack(p, i, &s);
-		frames += s.depth;  /* at least as many as locations */
-	}
-	uint32_t *ids = fk_malloc((frames + 1) * sizeof(*ids));
+	size_t frames = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct profile_stack s;
 		const uint32_t *locations;
 		profile__stack(p, order[i], &s);
-		size_t depth = location_table__stack(t, &s, &locations);
-		first[i] = ids_len;
-		memcpy(ids + ids_len, locations, depth * sizeof(*ids));
-		ids_len += depth;
+		frames += location_table__stack(t, &s, &locations);
 	}
-	first[n] = ids_len;
 	struct fixed_strings fixed = { .first = location_table__functions(t) + 1 };
 	/* an estimate, so that the message is not copied as it grows */
-	buf__reserve(b, ids_len * 3 + n * 24 + (size_t)location_table__functions(t) * 48);
+	buf__reserve(b, frames * 3 + n * 24 + (size_t)location_table__functions(t) * 40);
 
 	for (size_t i = 0; i < types.count; i++)
 		value_type(b, PROFILE_SAMPLE_TYPE, &fixed, &types.types[i]);
 	for (size_t i = 0; i < n; i++) {
 		struct profile_stack s;
+		const uint32_t *ids;
 		profile__stack(p, order[i], &s);
+		size_t depth = location_table__stack(t, &s, &ids);
 		uint64_t v = pprof_names__int64(p, s.values[0]);
 		uint64_t values[2] = { v, v * types.period };
 		size_t m = pb__begin(b, PROFILE_SAMPLE);
-		pb__packed32(b, SAMPLE_LOCATION_ID, ids + first[i], first[i + 1] - first[i]);
+		pb__packed32(b, SAMPLE_LOCATION_ID, ids, depth);
 		pb__packed(b, SAMPLE_VALUE, values, types.count);
 		if (s.depth && profile__frame_kind(p, s.frames[0]) == PROFILE_FRAME_PROCESS) {
 			size_t l = pb__begin(b, SAMPLE_LABEL);
@@ -163,8 +155,6 @@ int pprof__encode(const struct profile *p, struct buf *b)
 				  fixed_string(&fixed, "nanoseconds"));
 		pb__end(b, m);
 	}
-	free(ids);
-	free(first);
 	free(order);
 
 	/* what pprof shows with the profile */
