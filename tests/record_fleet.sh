@@ -355,9 +355,106 @@ fleet_outdir_test() {
 	fi
 }
 
+# fleet_windows DIR: "FILE SUM" for each window's folded file, in order
+fleet_windows() {
+	local f
+	for f in "$1"/*.folded.gz; do
+		echo "$f $(gzip -dc "$f" | awk '{ n += $NF } END { printf "%.0f\n", n }')"
+	done
+}
+
+# -e with --every: each event in exactly one window. The command forks 80
+# times (40 /bin/true, 40 sleep), each fork one sched_process_fork event
+# of the shell's; over 3 or more windows they sum to 80 exactly.
+fleet_events_test() {
+	local id=record/fleet-every-events dir=$fleet_dir/every-events err=$fleet_dir/every-events.err
+	rm -rf "$dir"
+	if ! timeout -s KILL "$fleet_guard" "$BUILD/flamekit" record -e sched:sched_process_fork \
+		--every 1 --outdir "$dir" --format folded -- sh -c \
+		'i=0; while [ $i -lt 40 ]; do /bin/true; sleep 0.06; i=$((i + 1)); done' 2> "$err"; then
+		fail "$id" "$(grep -v '^libbpf' "$err" | tail -n 1)"
+		return
+	fi
+	local windows total
+	windows=$(fleet_windows "$dir")
+	total=$(awk '{ n += $2 } END { printf "%.0f\n", n }' <<< "$windows")
+	if (( $(grep -c . <<< "$windows") < 3 )); then
+		fail "$id" "$(grep -c . <<< "$windows") windows: $(ls "$dir" | tr '\n' ' ')"
+	elif [[ $total != 80 ]]; then
+		fail "$id" "the windows hold $total forks, not 80: $(awk '{ print $2 }' <<< "$windows" | tr '\n' ' ')"
+	else
+		pass "$id"
+	fi
+}
+
+# --off-cpu with --every: a block counts in the window it ends in, once.
+# 50 sleeps of 60 ms: sleep's time off CPU is 3 s over the windows (not
+# twice that: no block in two windows), and in three windows at least.
+fleet_offcpu_test() {
+	local id=record/fleet-every-offcpu dir=$fleet_dir/every-offcpu err=$fleet_dir/every-offcpu.err
+	rm -rf "$dir"
+	if ! timeout -s KILL "$fleet_guard" "$BUILD/flamekit" record --off-cpu --every 1 \
+		--outdir "$dir" --format folded -- sh -c \
+		'i=0; while [ $i -lt 50 ]; do sleep 0.06; i=$((i + 1)); done' 2> "$err"; then
+		fail "$id" "$(grep -v '^libbpf' "$err" | tail -n 1)"
+		return
+	fi
+	local f sleeps=() total=0 with=0
+	for f in "$dir"/*.folded.gz; do
+		local us; us=$(gzip -dc "$f" | awk '$0 ~ /^sleep;/ { n += $NF } END { printf "%.0f\n", n }')
+		sleeps+=("$us")
+		total=$((total + us))
+		(( us > 0 )) && with=$((with + 1))
+	done
+	if (( with < 3 )); then
+		fail "$id" "sleep blocked in $with windows: ${sleeps[*]} us"
+	elif ! awk -v t="$total" 'BEGIN { exit !(t >= 2900000 && t <= 3500000) }'; then
+		fail "$id" "sleep's blocks sum to $total us over the windows (${sleeps[*]}), not 3 s (+ exits)"
+	else
+		pass "$id"
+	fi
+}
+
+# A spool on a full filesystem (a tmpfs of 8 KiB, mounted in a mount
+# namespace of the test's own) with the backend down: sampling goes on to
+# the end, the windows not kept are said and counted as dropped.
+fleet_spool_full_test() {
+	local id=record/fleet-spool-full err=$fleet_dir/full.err spool=$fleet_dir/full-spool status
+	if ! unshare -m true 2> /dev/null; then
+		skip "$id" "unshare -m is refused here: no mount namespace for a small tmpfs"
+		return
+	fi
+	fleet_receiver full || { fail "$id" "the receiver did not start"; return; }
+	local port=$fleet_port
+	fleet_stop "$fleet_receiver_pid"
+	fleet_busy || { fail "$id" "the busy process did not start"; return; }
+	kill -CONT "$fleet_busy_pid"
+	mkdir -p "$spool"
+	timeout -s KILL "$fleet_guard" unshare -m --propagation private sh -c \
+		'mount -t tmpfs -o size=8k flamekit-test "$1" && shift && exec "$@"' sh "$spool" \
+		"$BUILD/flamekit" record -F 99 -p "$fleet_busy_pid" --every 1 --push-timeout 0 \
+		--push "http://127.0.0.1:$port/ingest" --spool "$spool" 6 2> "$err"
+	status=$?
+	kill -KILL "$fleet_busy_pid"; wait "$fleet_busy_pid" 2> /dev/null
+	local dropped samples
+	dropped=$(tail -n 1 "$err" | sed -n 's/.* \([0-9][0-9]*\) dropped$/\1/p')
+	samples=$(sed -n 's/^flamekit: \([0-9]*\) samples.* in \([0-9.]*\) s.*/\1 \2/p' "$err")
+	if [[ $status != 0 ]]; then
+		fail "$id" "exit $status: $(tail -n 1 "$err")"
+	elif [[ -z $dropped ]] || (( dropped < 1 )); then
+		fail "$id" "nothing dropped: $(tail -n 1 "$err")"
+	elif ! grep -q 'could not be kept (full disk?): dropped; sampling goes on' "$err"; then
+		fail "$id" "no line says the window was not kept: $(grep -v '^libbpf' "$err" | head -n 3 | tr '\n' ' ')"
+	elif ! awk -v s="${samples% *}" -v t="${samples#* }" 'BEGIN { exit !(t >= 5.9 && s >= 0.8 * 99 * t) }'; then
+		fail "$id" "sampling did not go on: $samples (samples, seconds)"
+	else
+		pass "$id"
+	fi
+}
+
 record_fleet_tests() {
 	local ids=(fleet-pyroscope fleet-retry fleet-down fleet-kill9 fleet-spool-max fleet-otlp
-		fleet-401 fleet-outdir) id any=
+		fleet-401 fleet-outdir fleet-every-events fleet-every-offcpu fleet-spool-full) id any=
 	for id in "${ids[@]}"; do wanted "record/$id" && any=1; done
 	[[ -n $any ]] || return 0
 	local why=""
@@ -384,5 +481,8 @@ record_fleet_tests() {
 	wanted record/fleet-otlp && fleet_otlp_test
 	wanted record/fleet-401 && fleet_refused_test
 	wanted record/fleet-outdir && fleet_outdir_test
+	wanted record/fleet-every-events && fleet_events_test
+	wanted record/fleet-every-offcpu && fleet_offcpu_test
+	wanted record/fleet-spool-full && fleet_spool_full_test
 	return 0
 }

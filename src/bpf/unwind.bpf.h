@@ -64,7 +64,8 @@ struct {
  * The mappings of a process the walk has met, as bpf_find_vma() found
  * them. It can be asked only once a sample: in the timer's interrupt it
  * leaves the unlock of the mappings' lock to an irq_work, and a second call
- * before that has run fails (-EBUSY). So each sample looks up at most one
+ * before that has run fails (-EBUSY); it fails too while the task holds
+ * the lock itself (a sample in its mmap()). So each sample looks up at most one
  * mapping, the first its walk meets that is not kept here, and a walk that
  * meets a second one goes down the copy path; a process's first samples
  * fill this in (a stack spans a few mappings). An exec (another mm)

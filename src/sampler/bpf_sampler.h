@@ -111,9 +111,11 @@ struct bpf_sampler_options {
 #define BPF_SAMPLER_OFF_CPU_TASKS 32768
 /* kernel_unwind: binaries the kernel keeps tables for (their rows: below) */
 #define BPF_SAMPLER_UNWIND_BINARIES 8192
-/* kernel_unwind: rows of unwind tables the kernel holds (8 bytes each),
- * frames of a user stack walked in the kernel */
-#define BPF_SAMPLER_UNWIND_ROWS (2u << 20)
+/* kernel_unwind: rows of unwind tables the kernel holds (8 bytes each: 32
+ * MiB; a build that compiles with gcc and clang meets cc1's 480k rows,
+ * libLLVM's 1M and libclang-cpp's 950k), frames of a user stack walked in
+ * the kernel */
+#define BPF_SAMPLER_UNWIND_ROWS (4u << 20)
 #define BPF_SAMPLER_MAX_USER_DEPTH 512
 
 /* One counted key, as bpf_sampler__read() hands it over. Frames are leaf

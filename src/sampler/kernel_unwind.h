@@ -19,7 +19,7 @@
  * a binary's table is built once, not once per run.
  *
  * The tables together hold at most KERNEL_UNWIND_ROWS rows (8 bytes each:
- * 16 MiB of kernel memory, the size of unwind_rows; cc1 takes 480k, libc
+ * 32 MiB of kernel memory, the size of unwind_rows; cc1 takes 480k, libc
  * 28k): a binary that would pass it gets no table, and stats say so.
  *
  *	struct kernel_unwind *ku = kernel_unwind__new(rows_fd, binaries_fd, asked_fd, ps);

@@ -47,9 +47,14 @@ struct recording {
 	size_t fallback_cap;
 };
 
+static void read_task_events(struct recording *r);
+
 static void on_new_pid(uint32_t pid, void *arg)
 {
 	struct recording *r = arg;
+	/* a process begun since the last read has its fork or exec there: its
+	 * mappings come from the events, not from a read of /proc/PID/maps */
+	read_task_events(r);
 	if (!r->unwinder || r->kernel_unwind)
 		process_symbols__add(r->results.processes, pid);
 	interp_session__see(r->results.interp, pid);
@@ -435,6 +440,7 @@ int recording__finish(struct recording *r)
 		return -1;
 	/* dropped here or in the kernel, for the same reason: not unwound in time */
 	r->results.stats.copies_lost += r->dropped;
+
 	return 0;
 }
 
