@@ -183,6 +183,28 @@ static long unwind_vma_found(void *task, struct vm_area_struct___unwind *vma,
 	return 0;
 }
 
+/* Keeps a mapping in the place of one it overlaps (found again, or over
+ * one since unmapped), else in the next slot (the oldest goes). */
+static __always_inline void unwind_keep_vma(struct unwind_vmas *kept,
+					    const struct unwind_vma *found)
+{
+	__u32 slot = kept->next & (UNWIND_PROCESS_VMAS - 1);
+
+	for (__u32 i = 0; i < UNWIND_PROCESS_VMAS; i++) {
+		if (i >= kept->count)
+			break;
+		struct unwind_vma *v = &kept->vmas[i];
+		if (found->start < v->end && v->start < found->end) {
+			*v = *found;
+			return;
+		}
+	}
+	kept->vmas[slot] = *found;
+	kept->next = slot + 1;
+	if (kept->count < UNWIND_PROCESS_VMAS)
+		kept->count++;
+}
+
 /* pc's mapping into *found, from those kept or looked up now (one a
  * sample); 0 or the fallback why */
 static __always_inline __u32 unwind_vma_at(struct unwind_walk *w, __u64 pc,
@@ -207,11 +229,7 @@ static __always_inline __u32 unwind_vma_at(struct unwind_walk *w, __u64 pc,
 	if (bpf_find_vma(bpf_get_current_task_btf(), pc, unwind_vma_found, found, 0) ||
 	    pc < found->start || pc >= found->end)
 		return RECORD_FALLBACK_NO_MAPPING;  /* none, or its lock was taken */
-	__u32 slot = kept->next & (UNWIND_PROCESS_VMAS - 1);
-	kept->vmas[slot] = *found;
-	kept->next = slot + 1;
-	if (kept->count < UNWIND_PROCESS_VMAS)
-		kept->count++;
+	unwind_keep_vma(kept, found);
 	return 0;
 }
 
@@ -251,29 +269,68 @@ static __always_inline __u32 unwind_find_mapping(struct unwind_walk *w, __u64 pc
 	return 0;
 }
 
-/* The process's kept mappings, emptied if it has exec'd since (another mm). */
-static __always_inline void unwind_check_vmas(__u32 pid)
+/* The current process's kept mappings (NULL: no room for them), emptied
+ * if it has exec'd since (another mm). */
+static __always_inline struct unwind_vmas *unwind_check_vmas(__u32 pid)
 {
 	struct task_struct___unwind *task = (void *)bpf_get_current_task();
 	__u64 mm = (__u64)BPF_CORE_READ(task, mm);
 	struct unwind_vmas *kept = bpf_map_lookup_elem(&unwind_process_vmas, &pid);
 
 	if (kept && kept->mm == mm)
-		return;
+		return kept;
 	if (kept) {
 		kept->count = 0;
 		kept->next = 0;
 		kept->mm = mm;
-		return;
+		return kept;
 	}
 	__u32 zero = 0;
 	struct unwind_vmas *fresh = bpf_map_lookup_elem(&unwind_vmas_scratch, &zero);
-	if (fresh) {
-		fresh->mm = mm;
-		fresh->count = 0;
-		fresh->next = 0;
-		bpf_map_update_elem(&unwind_process_vmas, &pid, fresh, BPF_ANY);
+	if (!fresh)
+		return NULL;
+	fresh->mm = mm;
+	fresh->count = 0;
+	fresh->next = 0;
+	bpf_map_update_elem(&unwind_process_vmas, &pid, fresh, BPF_ANY);
+	return bpf_map_lookup_elem(&unwind_process_vmas, &pid);
+}
+
+struct mm_struct___unwind {
+	unsigned long start_code;
+} __attribute__((preserve_access_index));
+
+struct pt_regs___unwind {
+	unsigned long ip;
+} __attribute__((preserve_access_index));
+
+/*
+ * At an exec, the new program's code and ld.so's are kept for the walk
+ * before its first sample: the process is not in an interrupt here, so
+ * bpf_find_vma() can be asked for both (the text at the mm's start_code,
+ * and the mapping the registers start in: ld.so's entry, or the
+ * program's). Its first samples then need one lookup, for the library
+ * they meet (libc's __libc_start_main), where they needed two or three.
+ */
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(unwind_note_exec)
+{
+	struct task_struct___unwind *task = (void *)bpf_get_current_task();
+	struct mm_struct___unwind *mm = (void *)BPF_CORE_READ(task, mm);
+	struct pt_regs___unwind *regs = (void *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	__u64 where[2] = { BPF_CORE_READ(mm, start_code), BPF_CORE_READ(regs, ip) };
+	struct unwind_vmas *kept = unwind_check_vmas(bpf_get_current_pid_tgid() >> 32);
+
+	if (!kept)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		struct unwind_vma found = {};
+		__u64 pc = where[i];
+		if (bpf_find_vma(bpf_get_current_task_btf(), pc, unwind_vma_found, &found, 0) == 0 &&
+		    pc >= found.start && pc < found.end)
+			unwind_keep_vma(kept, &found);
 	}
+	return 0;
 }
 
 /* The row of the table at [first, first + rows) whose range holds pc, or NULL. */

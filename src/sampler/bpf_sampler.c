@@ -51,6 +51,7 @@ struct bpf_sampler {
 	struct record_config *config;
 	struct bpf_program *sample_program, *fork_program;  /* fork_program: only with -- COMMAND */
 	struct bpf_program *switch_program, *waking_program;  /* only with off_cpu, wakeups */
+	struct bpf_program *exec_program;   /* only with kernel_unwind */
 	struct bpf_program *event_program;  /* -e on a tracepoint or function */
 	const struct event_spec *event;     /* NULL: the timer */
 	bool attach_clock;                  /* sample_program on per-CPU perf events */
@@ -196,6 +197,7 @@ static struct bpf_object *open_object(struct bpf_sampler *s, bool task_access)
 			s->fork_program = s->task->progs.follow_fork;
 			s->switch_program = s->task->progs.on_switch;
 			s->waking_program = s->task->progs.on_waking;
+			s->exec_program = s->task->progs.unwind_note_exec;
 			return s->obj = s->task->obj;
 		}
 	} else {
@@ -292,6 +294,8 @@ static void choose_programs(struct bpf_sampler *s, const struct bpf_sampler_opti
 			disable_program(&s->switch_program);
 		if (!o->wakeups)
 			disable_program(&s->waking_program);
+		if (!kernel_unwinds(o))
+			disable_program(&s->exec_program);
 	}
 }
 
@@ -603,6 +607,10 @@ int bpf_sampler__attach(struct bpf_sampler *s)
 		bpf_sampler__detach(s);
 		return -1;
 	}
+	/* a new program's mappings kept for the kernel's walk at its exec;
+	 * without, its samples find them alone (a few more are copied) */
+	if (s->exec_program && (s->links[s->link_count] = bpf_program__attach(s->exec_program)))
+		s->link_count++;
 	/* off-CPU time and -e's tracepoints and functions: their tracers take
 	 * the clock events' place (--all-time: both) */
 	for (size_t i = 0; i < cpu_count && s->attach_clock; i++) {
