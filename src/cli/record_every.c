@@ -21,6 +21,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,7 +194,12 @@ static int close_window(struct every_run *run, uint32_t first, uint32_t last, do
 	buf__free(&empty_text);
 	if (written < 0)
 		warning("window %" PRIu32 " not written; sampling goes on", first);
-	return recording__forget_slices(run->recording, last);
+	int status = recording__forget_slices(run->recording, last);
+	/* a window's naming and encoding take megabytes for a moment; what
+	 * they freed below the heap's top is given back, or a long run's RSS
+	 * would climb by the most any window took (fragments of the heap) */
+	malloc_trim(0);
+	return status;
 }
 
 int record_every__run(struct record_options *o)

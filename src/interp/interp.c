@@ -31,6 +31,7 @@ struct process {
 	int runtime;                 /* index in interp_runtimes[], or NO_RUNTIME */
 	unsigned tries;
 	char *why;                   /* PROCESS_REFUSED's reason */
+	uint64_t python_mapped;      /* when it last mapped a file named python* (ns) */
 };
 
 struct tally {
@@ -139,7 +140,7 @@ void interp_session__see(struct interp_session *s, uint32_t pid)
 		look_at(s, p);
 }
 
-void interp_session__exec(struct interp_session *s, uint32_t pid)
+void interp_session__exec(struct interp_session *s, uint32_t pid, uint64_t time)
 {
 	bool made;
 
@@ -149,16 +150,29 @@ void interp_session__exec(struct interp_session *s, uint32_t pid)
 	if (p->state == PROCESS_ATTACHED)
 		interp_runtimes[p->runtime]->detach(s->runtimes[p->runtime], pid);
 	p->tries = 0;
-	look_at(s, p);
+	p->state = PROCESS_NONE;
+	p->runtime = NO_RUNTIME;
+	/* looked at once the new program maps a python, not at every exec of
+	 * a host (a read of /proc/PID/maps each: most of a recording's own
+	 * CPU on a build). Its mappings' events come after the exec's, or
+	 * were read first (another CPU's): then it is now. */
+	if (p->python_mapped >= time)
+		look_at(s, p);
 }
 
-void interp_session__mapped(struct interp_session *s, uint32_t pid, const char *path)
+void interp_session__mapped(struct interp_session *s, uint32_t pid, const char *path,
+			    uint64_t time)
 {
-	if (!interp_session__active(s))
+	bool made;
+
+	if (!interp_session__active(s) || !strstr(path, "python"))
 		return;
-	struct process *p = pid_table__get(&s->processes, pid, 0, NULL);
-	/* only what was looked at and found wanting: a library may be it */
-	if (p && p->state == PROCESS_NONE && strstr(path, "python"))
+	struct process *p = process_of(s, pid, &made);
+	if (time > p->python_mapped)
+		p->python_mapped = time;
+	/* what was looked at and found wanting (or exec'd since): a library
+	 * may be it */
+	if (p->state == PROCESS_NONE)
 		look_at(s, p);
 }
 

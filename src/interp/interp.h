@@ -90,10 +90,13 @@ void interp_session__free(struct interp_session *s);
 /* Whether any runtime is on (the BPF side has work). */
 bool interp_session__active(const struct interp_session *s);
 void interp_session__see(struct interp_session *s, uint32_t pid);
-/* pid exec'd: what it ran is gone; it is looked at again. */
-void interp_session__exec(struct interp_session *s, uint32_t pid);
-/* pid mapped path: a runtime's library may have come (looked at again). */
-void interp_session__mapped(struct interp_session *s, uint32_t pid, const char *path);
+/* pid exec'd at time (CLOCK_MONOTONIC ns): what it ran is gone; it is
+ * looked at again once it maps a file named python* (its events, in any
+ * order: interp_session__mapped()). */
+void interp_session__exec(struct interp_session *s, uint32_t pid, uint64_t time);
+/* pid mapped path at time: a runtime's library may have come (looked at again). */
+void interp_session__mapped(struct interp_session *s, uint32_t pid, const char *path,
+			    uint64_t time);
 void interp_session__event(struct interp_session *s, const void *data, size_t size);
 void interp_session__tick(struct interp_session *s);
 

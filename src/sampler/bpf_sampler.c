@@ -344,6 +344,10 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 	 * timer's program) */
 	if (!err && kernel_unwinds(o)) {
 		err = bpf_map__set_map_flags(s->stacks, BPF_F_NO_PREALLOC);
+		/* tables are written into its memory (kernel_unwind.c) */
+		if (!err)
+			err = bpf_map__set_map_flags(
+				bpf_object__find_map_by_name(s->obj, "unwind_rows"), BPF_F_MMAPABLE);
 		if (!err)
 			err = bpf_map__set_max_entries(
 				bpf_object__find_map_by_name(s->obj, "unwind_binaries"),

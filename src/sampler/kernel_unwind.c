@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -108,9 +109,31 @@ void kernel_unwind__free(struct kernel_unwind *ku)
 	free(ku);
 }
 
+/* Writes a table's rows straight into unwind_rows' memory (the map is
+ * mmapable: bpf_sampler.c) through a mapping of their pages only, let go
+ * at once (its pages would count in our RSS). A batch update copies and
+ * checks row by row: a second for a build's tables (cc1's, libLLVM's),
+ * most of a recording's own CPU. 0, or -1: not mappable here. */
+static int write_table(struct kernel_unwind *ku, uint32_t first, const struct unwind_table *t)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t from = (size_t)first * sizeof(*t->rows), bytes = t->count * sizeof(*t->rows);
+	size_t begin = from & ~(page - 1), end = (from + bytes + page - 1) & ~(page - 1);
+
+	void *rows = mmap(NULL, end - begin, PROT_READ | PROT_WRITE, MAP_SHARED, ku->rows_fd,
+			  (off_t)begin);
+	if (rows == MAP_FAILED)
+		return -1;
+	memcpy((char *)rows + (from - begin), t->rows, bytes);
+	munmap(rows, end - begin);
+	return 0;
+}
+
 /* Loads a table's rows into unwind_rows from row first on; 0 or -1. */
 static int load_table(struct kernel_unwind *ku, uint32_t first, const struct unwind_table *t)
 {
+	if (t->count && write_table(ku, first, t) == 0)
+		return 0;
 	size_t batch = t->count < LOAD_BATCH ? t->count : LOAD_BATCH;
 	__u32 *keys = fk_calloc(batch, sizeof(*keys));
 	int err = 0;

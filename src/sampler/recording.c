@@ -72,7 +72,7 @@ static void on_task_mmap(const struct task_mmap *m, void *arg)
 	struct recording *r = arg;
 	process_symbols__mmap(r->results.processes, m->pid, m->start, m->len, m->pgoff, m->dev,
 			      m->inode, m->path, m->time);
-	interp_session__mapped(r->results.interp, m->pid, m->path);
+	interp_session__mapped(r->results.interp, m->pid, m->path, m->time);
 }
 
 static void on_task_exec(uint32_t pid, const char *comm, uint64_t time, void *arg)
@@ -84,7 +84,7 @@ static void on_task_exec(uint32_t pid, const char *comm, uint64_t time, void *ar
 	 * must not bound its copies (the thread that execs keeps the pid) */
 	if (r->unwinder)
 		bpf_sampler__set_stack_end(r->results.sampler, pid, 0);
-	interp_session__exec(r->results.interp, pid);
+	interp_session__exec(r->results.interp, pid, time);
 }
 
 static void on_task_fork(uint32_t pid, uint32_t parent_pid, uint64_t time, void *arg)
