@@ -24,6 +24,9 @@ export LC_ALL=C
 [[ -x $FLAMEKIT ]] || { echo "bench: build first (make)" >&2; exit 2; }
 [[ $(id -u) == 0 ]] || { echo "bench: record needs root" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/flamekit-continuous.XXXXXX")
+# unwind tables and symbols cached in the run's own directory, not the
+# machine's (the first run builds them, the second finds them)
+export FLAMEKIT_CACHE_DIR=$work/cache
 receiver=""
 busy=""
 cleanup() {
