@@ -327,11 +327,12 @@ static int read_whole_file(struct input *in)
 			break;
 		got += (size_t)n;
 	}
-	if (got != size || (!looks_like_gzip(raw, size) && in->checked_magic)) {
+	bool gzip = got == size && looks_like_gzip(raw, size);
+	if (got != size || (!gzip && in->checked_magic)) {
 		free(raw);
 		return -1;
 	}
-	if (!looks_like_gzip(raw, size))
+	if (!gzip)
 		return take_whole_text(in, raw, size, size, size, false);
 	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
 	/* the last member's length (mod 4 GiB) is a first guess of the size */

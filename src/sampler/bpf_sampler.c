@@ -752,14 +752,22 @@ void bpf_sampler__detach(struct bpf_sampler *s)
 	s->link_count = 0;
 }
 
+/* Frames one value of the stacks map holds: a deeper stack (walked in
+ * the kernel) goes on in chunks of this many (record.h's record_mix()). */
+static size_t stack_chunk(const struct bpf_sampler *s)
+{
+	return (bpf_map__value_size(s->stacks) - offsetof(struct record_stack, ips)) /
+	       sizeof(__u64);
+}
+
 /* Looks a stack up in the stacks map; buffer holds `frames` frames (at
  * least a value's). A stack deeper than a value (walked in the kernel) is
- * read on from its chunks (record.h's record_mix()), up to frames. */
+ * read on from its chunks, up to frames. */
 static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack *buffer,
 			 size_t frames, struct sampled_stack *out)
 {
 	size_t value_size = bpf_map__value_size(s->stacks);
-	size_t chunk = (value_size - offsetof(struct record_stack, ips)) / sizeof(__u64);
+	size_t chunk = stack_chunk(s);
 
 	out->ips = (const uint64_t *)buffer->ips;
 	out->depth = 0;
@@ -904,13 +912,7 @@ int bpf_sampler__next_generation(struct bpf_sampler *s)
 	return 0;
 }
 
-/* Stack hashes, gathered then sorted to be looked up. */
-struct hash_list {
-	uint64_t *hashes;
-	size_t count, cap;
-};
-
-static void hash_list__add(struct hash_list *l, uint64_t hash)
+void stack_hashes__add(struct stack_hashes *l, uint64_t hash)
 {
 	if (hash <= RECORD_STACK_MISSED)
 		return;
@@ -918,13 +920,13 @@ static void hash_list__add(struct hash_list *l, uint64_t hash)
 	l->hashes[l->count++] = hash;
 }
 
-static void hash_list__add_key(struct hash_list *l, const struct record_key *key)
+static void stack_hashes__add_key(struct stack_hashes *l, const struct record_key *key)
 {
-	hash_list__add(l, key->user_stack);
-	hash_list__add(l, key->kernel_stack);
-	hash_list__add(l, key->waker_user_stack);
-	hash_list__add(l, key->waker_kernel_stack);
-	hash_list__add(l, key->interp_stack);
+	stack_hashes__add(l, key->user_stack);
+	stack_hashes__add(l, key->kernel_stack);
+	stack_hashes__add(l, key->waker_user_stack);
+	stack_hashes__add(l, key->waker_kernel_stack);
+	stack_hashes__add(l, key->interp_stack);
 }
 
 static int compare_hashes(const void *a, const void *b)
@@ -933,20 +935,20 @@ static int compare_hashes(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void hash_list__sort(struct hash_list *l)
+static void stack_hashes__sort(struct stack_hashes *l)
 {
 	if (l->count)
 		qsort(l->hashes, l->count, sizeof(*l->hashes), compare_hashes);
 }
 
-static bool hash_list__has(const struct hash_list *l, uint64_t hash)
+static bool stack_hashes__has(const struct stack_hashes *l, uint64_t hash)
 {
 	return l->count && bsearch(&hash, l->hashes, l->count, sizeof(hash), compare_hashes);
 }
 
 /* Adds the stacks that the keys in a map's values use: `blocked`'s and
  * `wakers`' entries wait for their time to be counted. */
-static void hash_list__add_waiting(struct hash_list *l, struct bpf_map *map, bool blocked)
+static void stack_hashes__add_waiting(struct stack_hashes *l, struct bpf_map *map, bool blocked)
 {
 	__u32 tid, next, *previous = NULL;
 
@@ -959,12 +961,12 @@ static void hash_list__add_waiting(struct hash_list *l, struct bpf_map *map, boo
 		if (blocked) {
 			struct record_blocked b;
 			if (bpf_map_lookup_elem(fd, &tid, &b) == 0)
-				hash_list__add_key(l, &b.key);
+				stack_hashes__add_key(l, &b.key);
 		} else {
 			struct record_waker w;
 			if (bpf_map_lookup_elem(fd, &tid, &w) == 0) {
-				hash_list__add(l, w.user_stack);
-				hash_list__add(l, w.kernel_stack);
+				stack_hashes__add(l, w.user_stack);
+				stack_hashes__add(l, w.kernel_stack);
 			}
 		}
 	}
@@ -973,8 +975,7 @@ static void hash_list__add_waiting(struct hash_list *l, struct bpf_map *map, boo
 /* Deletes a stored stack and the chunks a deep one continues in. */
 static void delete_stack(struct bpf_sampler *s, uint64_t hash, struct record_stack *buffer)
 {
-	size_t value_size = bpf_map__value_size(s->stacks);
-	size_t chunk = (value_size - offsetof(struct record_stack, ips)) / sizeof(__u64);
+	size_t value_size = bpf_map__value_size(s->stacks), chunk = stack_chunk(s);
 
 	if (bpf_map__lookup_elem(s->stacks, &hash, sizeof(hash), buffer, value_size, 0))
 		return;
@@ -986,10 +987,9 @@ static void delete_stack(struct bpf_sampler *s, uint64_t hash, struct record_sta
 }
 
 int bpf_sampler__forget_slices(struct bpf_sampler *s, uint32_t slice,
-			       const uint64_t *held, size_t held_count,
-			       const uint64_t *dropped, size_t dropped_count)
+			       const struct stack_hashes *held, const struct stack_hashes *dropped)
 {
-	struct hash_list used = { 0 }, unused = { 0 };
+	struct stack_hashes used = { 0 }, unused = { 0 };
 	struct record_key key, next, *old = NULL;
 	size_t old_count = 0, old_cap = 0;
 	int fd = bpf_map__fd(s->counts);
@@ -997,17 +997,17 @@ int bpf_sampler__forget_slices(struct bpf_sampler *s, uint32_t slice,
 	int status = 0;
 
 	/* the waiting keys first: one counted meanwhile is in `counts` then */
-	hash_list__add_waiting(&used, s->blocked, true);
-	hash_list__add_waiting(&used, s->wakers, false);
+	stack_hashes__add_waiting(&used, s->blocked, true);
+	stack_hashes__add_waiting(&used, s->wakers, false);
 	/* keys gathered first: deleting while walking would restart the walk */
 	while (bpf_map_get_next_key(fd, previous, &next) == 0) {
 		key = next;
 		previous = &key;
 		if (key.slice > slice) {
-			hash_list__add_key(&used, &key);
+			stack_hashes__add_key(&used, &key);
 			continue;
 		}
-		hash_list__add_key(&unused, &key);
+		stack_hashes__add_key(&unused, &key);
 		old = fk_grow(old, &old_cap, old_count + 1, sizeof(*old));
 		old[old_count++] = key;
 	}
@@ -1016,16 +1016,16 @@ int bpf_sampler__forget_slices(struct bpf_sampler *s, uint32_t slice,
 			status = error("could not drop a counted key: %s", strerror(errno));
 			break;
 		}
-	for (size_t i = 0; i < held_count; i++)
-		hash_list__add(&used, held[i]);
-	for (size_t i = 0; i < dropped_count; i++)
-		hash_list__add(&unused, dropped[i]);
-	hash_list__sort(&used);
-	hash_list__sort(&unused);
+	for (size_t i = 0; i < held->count; i++)
+		stack_hashes__add(&used, held->hashes[i]);
+	for (size_t i = 0; i < dropped->count; i++)
+		stack_hashes__add(&unused, dropped->hashes[i]);
+	stack_hashes__sort(&used);
+	stack_hashes__sort(&unused);
 	struct record_stack *buffer = new_user_buffer();
 	for (size_t i = 0; status == 0 && i < unused.count; i++) {
 		uint64_t hash = unused.hashes[i];
-		if ((i == 0 || hash != unused.hashes[i - 1]) && !hash_list__has(&used, hash))
+		if ((i == 0 || hash != unused.hashes[i - 1]) && !stack_hashes__has(&used, hash))
 			delete_stack(s, hash, buffer);
 	}
 	free(buffer);

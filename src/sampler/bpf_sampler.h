@@ -231,17 +231,22 @@ int bpf_sampler__read(struct bpf_sampler *s,
  * before (its hash differs). Then bpf_sampler__forget_slices() drops the
  * counted keys of slices up to `slice`, and the stored stacks they used
  * that nothing still uses: no other counted key, no task waiting off CPU
- * or woken, and none of `held`, the hashes the caller's own counts keep
+ * or woken, and none of `held`, the stacks the caller's own counts keep
  * (copied samples' kernel and interpreter stacks); `dropped` are the
- * hashes of the counts the caller dropped. A stack of the generation
+ * stacks of the counts the caller dropped. A stack of the generation
  * before that a new key wanted is stored again for it, so the stored
  * stacks stay as many as a window's, however long the run. 0, or -1 after
  * an error line.
  */
+struct stack_hashes {
+	uint64_t *hashes;   /* the caller frees them */
+	size_t count, cap;
+};
+/* Adds a stack's hash (none for RECORD_STACK_NONE / _MISSED). */
+void stack_hashes__add(struct stack_hashes *l, uint64_t hash);
 int bpf_sampler__next_generation(struct bpf_sampler *s);
 int bpf_sampler__forget_slices(struct bpf_sampler *s, uint32_t slice,
-			       const uint64_t *held, size_t held_count,
-			       const uint64_t *dropped, size_t dropped_count);
+			       const struct stack_hashes *held, const struct stack_hashes *dropped);
 int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats);
 void bpf_sampler__free(struct bpf_sampler *s);
 

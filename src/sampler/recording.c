@@ -395,8 +395,7 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 int recording__forget_slices(struct recording *r, uint32_t slice)
 {
 	struct bpf_sampler *s = r->results.sampler;
-	uint64_t *held = NULL, *dropped = NULL;
-	size_t held_count = 0, held_cap = 0, dropped_count = 0, dropped_cap = 0;
+	struct stack_hashes held = { 0 }, dropped = { 0 };
 
 	if (bpf_sampler__next_generation(s) < 0)
 		return -1;
@@ -406,16 +405,13 @@ int recording__forget_slices(struct recording *r, uint32_t slice)
 		return -1;
 	for (size_t i = 0; r->counts && i < user_counts__size(r->counts); i++) {
 		const struct user_count *c = user_counts__entry(r->counts, i);
-		bool gone = c->slice <= slice;
-		uint64_t **list = gone ? &dropped : &held;
-		size_t *count = gone ? &dropped_count : &held_count;
-		*list = fk_grow(*list, gone ? &dropped_cap : &held_cap, *count + 2, sizeof(**list));
-		(*list)[(*count)++] = c->kernel_stack;
-		(*list)[(*count)++] = c->interp_stack;
+		struct stack_hashes *list = c->slice <= slice ? &dropped : &held;
+		stack_hashes__add(list, c->kernel_stack);
+		stack_hashes__add(list, c->interp_stack);
 	}
-	int status = bpf_sampler__forget_slices(s, slice, held, held_count, dropped, dropped_count);
-	free(held);
-	free(dropped);
+	int status = bpf_sampler__forget_slices(s, slice, &held, &dropped);
+	free(held.hashes);
+	free(dropped.hashes);
 	if (r->counts)
 		user_counts__forget_through(r->counts, slice);
 	/* the processes gone before the window's end are in no later one */
