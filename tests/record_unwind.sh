@@ -95,7 +95,8 @@ unwind_check() { # id comm name chain [within]
 # The in-kernel walk's tables (symbolize/unwind_table.c) against readelf's
 # reading of the same .eh_frame: at the address of every row readelf
 # prints (fk-nofp's and libc's), the table's row in force must give the
-# same rule, or FALLBACK where the rule is not one the walk follows.
+# same rule (GNU ld's .plt rule too), or FALLBACK where the rule is not
+# one the walk follows.
 unwind_table_test() {
 	local d=$unwind_dir/table libc
 	mkdir -p "$d"
@@ -111,7 +112,9 @@ unwind_table_test() {
 	fi
 	local binary result all=
 	for binary in "$unwind_dir/fk-nofp" "$libc"; do
-		readelf --debug-dump=frames-interp "$binary" | awk -f "$TOP/tests/unwind_table_readelf.awk" > "$d/want"
+		readelf --debug-dump=frames "$binary" > "$d/frames"
+		readelf --debug-dump=frames-interp "$binary" |
+			awk -f "$TOP/tests/unwind_table_readelf.awk" "$d/frames" - > "$d/want"
 		if ! "$d/dump" "$binary" > "$d/got" 2> "$d/dump.err"; then
 			fail record/unwind-table "$binary: $(cat "$d/dump.err")"
 			return
@@ -128,6 +131,27 @@ unwind_table_test() {
 		[[ -n $result ]] && all+="$(basename "$binary"): $result "
 	done
 	if [[ -z $all ]]; then pass record/unwind-table; else fail record/unwind-table "$all"; fi
+}
+
+unwind_copied_test() {
+	local id=record/unwind-copied err=$unwind_dir/copied.err unwound tables whole chain
+	if ! "$BUILD/flamekit" record -v -F 997 -f --stack-storage-size 64 -o "$unwind_dir/copied.folded" \
+		-- "$unwind_dir/fk-varied" 2 2> "$err"; then
+		fail "$id" "$(grep -v '^libbpf' "$err" | tail -n 1)"
+		return
+	fi
+	read -r unwound tables < <(sed -n 's/^flamekit: \([0-9]*\) user stacks unwound, \([0-9]*\) with the kernel.s tables.*/\1 \2/p' "$err")
+	chain=$(printf '(go_left|go_right);path;%.0s' {1..14})
+	whole=$(unwind_share_matching fk-varied \
+		"^fk-varied;_start;__libc_start_main;__libc_start_call_main;main;path;${chain}leaf_spin\$" \
+		"$unwind_dir/copied.folded" ';leaf_spin$')
+	if [[ -z $unwound ]] || ! awk -v u="$unwound" -v t="$tables" 'BEGIN { exit !(u >= 1000 && t >= 0.9 * u) }'; then
+		fail "$id" "want 1000 or more copied stacks, 90% of them walked with the tables: $(grep -E 'unwound|by why' "$err" | tr '\n' ' ')"
+	elif ! awk -v s="$whole" 'BEGIN { exit !(s >= 90) }'; then
+		fail "$id" "leaf_spin's stacks whole in $whole%: $(unwind_user_stacks fk-varied "$unwind_dir/copied.folded" | sort -nr | head -n 2 | cut -c1-200 | tr '\n' '|')"
+	else
+		pass "$id"
+	fi
 }
 
 unwind_every_test() {
@@ -157,7 +181,7 @@ unwind_every_test() {
 
 record_unwind_tests() {
 	local id any=
-	for id in record/unwind-{table,nofp,fp,dlopen,short,in-kernel,every,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu}; do
+	for id in record/unwind-{table,nofp,fp,dlopen,short,in-kernel,copied,every,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu}; do
 		wanted "$id" && any=1
 	done
 	[[ -n $any ]] || return 0
@@ -241,6 +265,17 @@ record_unwind_tests() {
 		else
 			fail record/unwind-in-kernel "$(grep -v '^libbpf' "$unwind_dir/in-kernel.err" | tail -n 1)"
 		fi
+	fi
+
+	# copied stacks walked in user space with the kernel's own tables: a
+	# stack map of 64 entries is full at once with fk-varied's 16384
+	# stacks, and every later one is copied ("the kernel's stack map full"),
+	# then walked with fk-varied's and libc's tables, not libdwfl (-v counts
+	# both), whole
+	if wanted record/unwind-copied && ! uname -r | awk -F. '{ exit !($1 > 6 || ($1 == 6 && $2 >= 1)) }'; then
+		skip record/unwind-copied "Linux $(uname -r): the kernel's walk needs 6.1"
+	elif wanted record/unwind-copied; then
+		unwind_copied_test
 	fi
 
 	# --every: each window's stacks are dropped from the kernel's stack map

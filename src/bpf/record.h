@@ -290,14 +290,20 @@ struct record_interp_event {
  * rbp was saved; the return address is always at CFA - 8 (x86-64's CIEs
  * say so; a row that says otherwise is a FALLBACK row). A pc in a
  * FALLBACK row (a rule the walk does not follow: a DWARF expression, a
- * signal frame, a gap between functions) sends the sample down the copy
- * path (record_sample) instead; an END row is the stack's root (the return
- * address is undefined: _start).
+ * signal frame) sends the sample down the copy path (record_sample)
+ * instead; an END row is the stack's root (the return address is
+ * undefined: _start). A NO_CFI row is code no FDE covers (hand-written
+ * assembly such as ld.so's start): walked by frame pointer, as libdw's
+ * unwinder does there, and a zero rbp ends the stack. A PLT row is GNU
+ * ld's rule for a .plt entry, CFA = rsp + cfa_off, plus 8 once the pc's
+ * offset in its 16-byte entry is rbp_off or more (after the push).
  */
 #define RECORD_UNWIND_FALLBACK 0   /* kind & RECORD_UNWIND_CFA_MASK */
 #define RECORD_UNWIND_CFA_RSP  1
 #define RECORD_UNWIND_CFA_RBP  2
 #define RECORD_UNWIND_END      3
+#define RECORD_UNWIND_NO_CFI   4
+#define RECORD_UNWIND_CFA_PLT  5
 #define RECORD_UNWIND_CFA_MASK 0x0f
 #define RECORD_UNWIND_RBP_SAVED 0x10  /* the caller's rbp is at CFA + 8 * rbp_off;
 				       * else this frame did not change rbp */

@@ -104,7 +104,10 @@ struct {
 
 struct task_struct___unwind {
 	void *mm;
+	unsigned int flags;
 } __attribute__((preserve_access_index));
+
+#define UNWIND_PF_EXITING 0x00000004  /* include/linux/sched.h's PF_EXITING */
 
 struct vm_area_struct___unwind {
 	unsigned long vm_start, vm_end, vm_pgoff;
@@ -386,32 +389,41 @@ static long unwind_step(__u32 index, void *arg)
 	if (why)
 		return unwind_fall_back(w, why);
 	__u64 cfa, ra = 0, bp = w->bp;
-	if (w->no_file) {
+	__u8 kind = RECORD_UNWIND_NO_CFI;  /* JIT code: by frame pointer */
+	const struct record_unwind_row *row = NULL;
+	if (!w->no_file) {
+		__u64 own = pc - w->vm_start + w->own_start;
+		row = own <= 0xffffffffULL ? unwind_row(w, w->table, w->rows, (__u32)own) : NULL;
+		kind = row ? row->kind : RECORD_UNWIND_FALLBACK;
+	}
+	switch (kind & RECORD_UNWIND_CFA_MASK) {
+	case RECORD_UNWIND_END:
+		w->done = 1;
+		return 1;
+	case RECORD_UNWIND_NO_CFI:
+		if (w->bp == 0 && !w->no_file) {  /* the outermost frame, to libdw too */
+			w->done = 1;
+			return 1;
+		}
 		cfa = w->bp + 16;
 		if (bpf_probe_read_user(&bp, sizeof(bp), (const void *)w->bp))
 			return unwind_fall_back(w, RECORD_FALLBACK_READ);
-	} else {
-		__u64 own = pc - w->vm_start + w->own_start;
-		const struct record_unwind_row *row = own <= 0xffffffffULL ?
-			unwind_row(w, w->table, w->rows, (__u32)own) : NULL;
-		__u8 kind = row ? row->kind : RECORD_UNWIND_FALLBACK;
-		switch (kind & RECORD_UNWIND_CFA_MASK) {
-		case RECORD_UNWIND_END:
-			w->done = 1;
-			return 1;
-		case RECORD_UNWIND_CFA_RSP:
-			cfa = w->sp + row->cfa_off;
-			break;
-		case RECORD_UNWIND_CFA_RBP:
-			cfa = w->bp + row->cfa_off;
-			break;
-		default:
-			return unwind_fall_back(w, RECORD_FALLBACK_NO_RULE);
-		}
-		if ((kind & RECORD_UNWIND_RBP_SAVED) &&
-		    bpf_probe_read_user(&bp, sizeof(bp), (const void *)(cfa + row->rbp_off * 8)))
-			return unwind_fall_back(w, RECORD_FALLBACK_READ);
+		break;
+	case RECORD_UNWIND_CFA_RSP:
+		cfa = w->sp + row->cfa_off;
+		break;
+	case RECORD_UNWIND_CFA_RBP:
+		cfa = w->bp + row->cfa_off;
+		break;
+	case RECORD_UNWIND_CFA_PLT:  /* a leaf's own pc: a .plt entry is never a caller */
+		cfa = w->sp + row->cfa_off + ((w->pc & 15) >= (__u8)row->rbp_off ? 8 : 0);
+		break;
+	default:
+		return unwind_fall_back(w, RECORD_FALLBACK_NO_RULE);
 	}
+	if (row && (kind & RECORD_UNWIND_RBP_SAVED) &&
+	    bpf_probe_read_user(&bp, sizeof(bp), (const void *)(cfa + row->rbp_off * 8)))
+		return unwind_fall_back(w, RECORD_FALLBACK_READ);
 	if (bpf_probe_read_user(&ra, sizeof(ra), (const void *)(cfa - 8)))
 		return unwind_fall_back(w, RECORD_FALLBACK_READ);
 	if (ra == 0) {  /* a root the tables do not mark (a thread's start by clone) */
@@ -461,6 +473,17 @@ static __always_inline __u64 unwind_store(struct unwind_walk *w)
 	return hash;
 }
 
+/* Whether the task exits and its stack's memory is gone already (exit_mmap
+ * unmaps it): its pc is all a copy would give too, so it is counted here. */
+static __always_inline bool unwind_stack_gone(const struct pt_regs *regs)
+{
+	struct task_struct___unwind *task = (void *)bpf_get_current_task();
+	__u64 word;
+
+	return (BPF_CORE_READ(task, flags) & UNWIND_PF_EXITING) &&
+	       bpf_probe_read_user(&word, sizeof(word), (const void *)regs->rsp) != 0;
+}
+
 /*
  * Walks the current task's user stack from regs: its hash in `stacks`, or
  * 0 with *fallback and *fallback_pc saying why the copy path must do it.
@@ -487,6 +510,8 @@ static __always_inline __u64 unwind_user_stack(__u32 pid, const struct pt_regs *
 	unwind_check_vmas(pid);
 	w->fallback = RECORD_FALLBACK_NONE;
 	bpf_loop(RECORD_MAX_USER_DEPTH + 1, unwind_step, NULL, 0);
+	if (!w->done && w->depth == 1 && unwind_stack_gone(regs))
+		w->done = 1;
 	if (!w->done) {
 		*fallback = w->fallback ? w->fallback : RECORD_FALLBACK_READ;
 		*fallback_pc = w->fallback_pc;

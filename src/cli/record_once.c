@@ -144,9 +144,9 @@ int record_once__run(struct record_options *o)
 	if (o->sampler.verbose && r->unwinder) {
 		struct user_unwinder_stats u;
 		user_unwinder__stats(r->unwinder, &u);
-		fprintf(stderr, "flamekit: %" PRIu64 " user stacks unwound, %" PRIu64 " of them "
-			"from the cache; %" PRIu64 " bytes of stack copied per sample\n",
-			u.walks + u.cached, u.cached,
+		fprintf(stderr, "flamekit: %" PRIu64 " user stacks unwound, %" PRIu64 " with the "
+			"kernel's tables, %" PRIu64 " from the cache; %" PRIu64 " bytes of stack "
+			"copied per sample\n", u.table_walks + u.walks + u.cached, u.table_walks, u.cached,
 			r->copied_samples ? r->copied_bytes / r->copied_samples : 0);
 	}
 	if (stats.children_lost)

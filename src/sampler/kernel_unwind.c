@@ -28,6 +28,18 @@ struct binary_table {
 	uint32_t rows;
 };
 
+/*
+ * A binary's table for walks of copied stacks in user space: the cache's
+ * file of it (the kernel's map, mapped, would count whole in our RSS).
+ * The recording thread's. A binary whose file is not there yet is looked
+ * for again once the builder has finished another table.
+ */
+struct binary_view {
+	const void *key;
+	struct unwind_table_file *table;  /* NULL: not there */
+	uint64_t built;             /* the builder's count of jobs done when it was not */
+};
+
 /* A binary the kernel asked for, as the recording's thread found it, for
  * the builder's thread. */
 struct table_job {
@@ -42,8 +54,9 @@ struct table_job {
  * Tables are built on a thread of their own: a big one takes half a second
  * (cc1), and the recording's thread must go on reading the rings meanwhile
  * (the samples copied while the table is missing, the interpreters' news).
- * The builder owns binaries, index and next_row; the lock guards the queue,
- * stopping and stats.
+ * The builder owns next_row and adds to binaries and index; the lock
+ * guards the queue, stopping, stats, and binaries and index as the
+ * recording's thread reads them (kernel_unwind__table_at).
  */
 struct kernel_unwind {
 	int rows_fd, binaries_fd, asked_fd;
@@ -59,6 +72,10 @@ struct kernel_unwind {
 	pthread_cond_t wake;
 	struct table_job *first, *last;
 	struct kernel_unwind_stats stats;
+	uint64_t jobs_done;
+	struct binary_view *views;
+	size_t view_count, view_cap;
+	struct index_table view_index;
 };
 
 static void *build_tables(void *arg);
@@ -78,6 +95,7 @@ struct kernel_unwind *kernel_unwind__new(int rows_fd, int binaries_fd, int asked
 	ku->asked_fd = asked_fd;
 	ku->ps = ps;
 	index_table__init(&ku->index, 64);
+	index_table__init(&ku->view_index, 64);
 	ku->cache_dir = cache_dir__path("unwind");
 	pthread_mutex_init(&ku->lock, NULL);
 	pthread_cond_init(&ku->wake, NULL);
@@ -103,6 +121,13 @@ void kernel_unwind__free(struct kernel_unwind *ku)
 	}
 	pthread_mutex_destroy(&ku->lock);
 	pthread_cond_destroy(&ku->wake);
+	for (size_t i = 0; i < ku->view_count; i++) {
+		if (ku->views[i].table)
+			unwind_table_file__close(ku->views[i].table);
+		free(ku->views[i].table);
+	}
+	free(ku->views);
+	index_table__release(&ku->view_index);
 	free(ku->binaries);
 	index_table__release(&ku->index);
 	free(ku->cache_dir);
@@ -148,15 +173,28 @@ static int load_table(struct kernel_unwind *ku, uint32_t first, const struct unw
 	return err ? -1 : 0;
 }
 
-/* The kernel table of a binary (key: process_module.key), built from elf
- * and loaded on first sight. The builder's. */
-static const struct binary_table *table_of(struct kernel_unwind *ku, const void *key, Elf *elf)
+/* The entry of a binary (key: process_module.key), or NULL; *slot: where
+ * it would go. */
+static const struct binary_table *binary_entry(const struct kernel_unwind *ku, const void *key,
+					       size_t *slot)
 {
 	uint64_t hash = index_table__mix((uintptr_t)key);
-	size_t slot = index_table__first(&ku->index, hash);
-	for (uint32_t at; (at = ku->index.slots[slot]) != 0; slot = index_table__next(&ku->index, slot))
+	*slot = index_table__first(&ku->index, hash);
+	for (uint32_t at; (at = ku->index.slots[*slot]) != 0;
+	     *slot = index_table__next(&ku->index, *slot))
 		if (ku->binaries[at - 1].key == key)
 			return &ku->binaries[at - 1];
+	return NULL;
+}
+
+/* The kernel table of a binary (key: process_module.key), built from elf
+ * and loaded on first sight. The builder's. */
+static struct binary_table table_of(struct kernel_unwind *ku, const void *key, Elf *elf)
+{
+	size_t slot;
+	const struct binary_table *known = binary_entry(ku, key, &slot);
+	if (known)
+		return *known;
 
 	struct binary_table b = { key, RECORD_UNWIND_NO_TABLE, 0 };
 	struct unwind_table t;
@@ -182,12 +220,13 @@ static const struct binary_table *table_of(struct kernel_unwind *ku, const void 
 	ku->stats.bytes += add.bytes;
 	ku->stats.no_table += add.no_table;
 	ku->stats.over_budget += add.over_budget;
-	pthread_mutex_unlock(&ku->lock);
 	ku->binaries = fk_grow(ku->binaries, &ku->binary_cap, ku->binary_count + 1,
 			       sizeof(*ku->binaries));
 	ku->binaries[ku->binary_count] = b;
 	index_table__insert(&ku->index, slot, ku->binary_count, binary_hash, ku->binaries);
-	return &ku->binaries[ku->binary_count++];
+	ku->binary_count++;
+	pthread_mutex_unlock(&ku->lock);
+	return b;
 }
 
 /* p_vaddr - p_offset of elf's loadable segment holding vaddr; false: none */
@@ -214,11 +253,11 @@ static void do_job(struct kernel_unwind *ku, const struct table_job *job)
 {
 	struct record_unwind_binary entry = { RECORD_UNWIND_NO_TABLE, 0, 0 };
 	Elf *elf = elf_begin(job->fd, ELF_C_READ_MMAP, NULL);
-	const struct binary_table *b = table_of(ku, job->key, elf);
+	struct binary_table b = table_of(ku, job->key, elf);
 	int64_t delta;
 
-	if (b->id != RECORD_UNWIND_NO_TABLE && elf && vaddr_delta(elf, job->vaddr, &delta))
-		entry = (struct record_unwind_binary){ b->id, b->rows, delta };
+	if (b.id != RECORD_UNWIND_NO_TABLE && elf && vaddr_delta(elf, job->vaddr, &delta))
+		entry = (struct record_unwind_binary){ b.id, b.rows, delta };
 	bpf_map_update_elem(ku->binaries_fd, &job->file, &entry, BPF_ANY);
 	if (elf)
 		elf_end(elf);
@@ -243,6 +282,7 @@ static void *build_tables(void *arg)
 		close(job->fd);
 		free(job);
 		pthread_mutex_lock(&ku->lock);
+		ku->jobs_done++;
 	}
 	pthread_mutex_unlock(&ku->lock);
 	return NULL;
@@ -279,6 +319,57 @@ void kernel_unwind__add(struct kernel_unwind *ku, const struct record_unwind_mis
 	ku->last = job;
 	pthread_cond_signal(&ku->wake);
 	pthread_mutex_unlock(&ku->lock);
+}
+
+static uint64_t view_hash(const void *items, size_t index)
+{
+	return index_table__mix((uintptr_t)((const struct binary_view *)items)[index].key);
+}
+
+/* The view of m's binary: found, or made now. */
+static struct binary_view *view_of(struct kernel_unwind *ku, const struct process_module *m)
+{
+	uint64_t hash = index_table__mix((uintptr_t)m->key);
+	size_t slot = index_table__first(&ku->view_index, hash);
+	for (uint32_t at; (at = ku->view_index.slots[slot]) != 0;
+	     slot = index_table__next(&ku->view_index, slot))
+		if (ku->views[at - 1].key == m->key)
+			return &ku->views[at - 1];
+	ku->views = fk_grow(ku->views, &ku->view_cap, ku->view_count + 1, sizeof(*ku->views));
+	struct binary_view *v = &ku->views[ku->view_count];
+	*v = (struct binary_view){ m->key, NULL, UINT64_MAX };
+	index_table__insert(&ku->view_index, slot, ku->view_count, view_hash, ku->views);
+	ku->view_count++;
+	return v;
+}
+
+bool kernel_unwind__table_at(struct kernel_unwind *ku, uint32_t pid, uint64_t pc, uint64_t time,
+			     struct unwind_table_at *out)
+{
+	struct process_module m;
+
+	if (!process_symbols__module_at(ku->ps, pid, pc, time, &m)) {
+		process_symbols__add(ku->ps, pid);  /* its first sample, perhaps */
+		if (!process_symbols__module_at(ku->ps, pid, pc, time, &m))
+			return false;
+	}
+	struct binary_view *v = view_of(ku, &m);
+	if (!v->table && m.elf) {
+		pthread_mutex_lock(&ku->lock);
+		uint64_t done = ku->jobs_done;
+		pthread_mutex_unlock(&ku->lock);
+		struct unwind_table_file *f = done != v->built ? fk_malloc(sizeof(*f)) : NULL;
+		if (f && unwind_table_file__open(m.elf, ku->cache_dir, f) == 0) {
+			v->table = f;
+		} else {
+			free(f);
+			v->built = done;
+		}
+	}
+	if (!v->table)
+		return false;
+	*out = (struct unwind_table_at){ v->table, m.start, m.end, m.bias };
+	return true;
 }
 
 void kernel_unwind__stats(struct kernel_unwind *ku, struct kernel_unwind_stats *out)

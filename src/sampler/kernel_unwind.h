@@ -35,9 +35,11 @@
 #ifndef FLAMEKIT_SAMPLER_KERNEL_UNWIND_H
 #define FLAMEKIT_SAMPLER_KERNEL_UNWIND_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../symbolize/process_symbols.h"
+#include "../symbolize/user_unwinder.h"
 #include "bpf_sampler.h"
 
 #define KERNEL_UNWIND_ROWS BPF_SAMPLER_UNWIND_ROWS
@@ -58,5 +60,10 @@ void kernel_unwind__free(struct kernel_unwind *ku);
  * (soon: on ku's thread). */
 void kernel_unwind__add(struct kernel_unwind *ku, const struct record_unwind_miss *miss);
 void kernel_unwind__stats(struct kernel_unwind *ku, struct kernel_unwind_stats *out);
+/* The table the kernel walks pid's binary at pc with (as mapped at time),
+ * for a copied stack walked in user space by the same rules
+ * (user_unwinder.h); false: none, or not yet. The caller's thread. */
+bool kernel_unwind__table_at(struct kernel_unwind *ku, uint32_t pid, uint64_t pc, uint64_t time,
+			     struct unwind_table_at *out);
 
 #endif

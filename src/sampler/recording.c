@@ -222,6 +222,12 @@ static void forget_exited(struct recording *r)
 	r->exiting_count = 0;
 }
 
+static bool kernel_table_at(void *arg, uint32_t pid, uint64_t pc, uint64_t time,
+			    struct unwind_table_at *out)
+{
+	return kernel_unwind__table_at(arg, pid, pc, time, out);
+}
+
 static const struct bpf_sampler_callbacks sampler_callbacks = {
 	.new_pid = on_new_pid,
 	.sample = on_copied_sample,
@@ -287,6 +293,10 @@ int recording__new_with_interp(const struct bpf_sampler_options *options, bool a
 			bpf_sampler__map_fd(r->results.sampler, "unwind_binaries"),
 			bpf_sampler__map_fd(r->results.sampler, "unwind_asked"), r->results.processes);
 	r->results.kernel_unwind = r->kernel_unwind;
+	if (r->kernel_unwind && r->unwinder) {
+		struct unwind_table_source tables = { kernel_table_at, r->kernel_unwind };
+		user_unwinder__use_tables(r->unwinder, &tables);
+	}
 	if (bpf_sampler__attach(r->results.sampler) < 0)
 		goto cleanup;
 	*out = r;

@@ -67,6 +67,28 @@ static bool at_cfa_plus(const Dwarf_Op *ops, size_t nops, int64_t *off)
 	return false;
 }
 
+/*
+ * Is ops GNU ld's CFA rule for .plt entries, rsp + N, plus 8 from the
+ * entry's push on: rsp + N + ((rip & 15) >= P ? 8 : 0), written
+ * breg7 N; breg16 0; lit15; and; litP; ge; lit3; shl; plus?
+ */
+static bool plt_rule(const Dwarf_Op *ops, size_t nops, int64_t *cfa, uint8_t *push_at)
+{
+	static const uint8_t form[] = { DW_OP_breg7, DW_OP_breg16, DW_OP_lit15, DW_OP_and, 0,
+					DW_OP_ge, DW_OP_lit3, DW_OP_shl, DW_OP_plus };
+
+	if (nops != sizeof(form))
+		return false;
+	for (size_t i = 0; i < nops; i++)
+		if (i != 4 && ops[i].atom != form[i])
+			return false;
+	if (ops[1].number != 0 || ops[4].atom < DW_OP_lit0 || ops[4].atom > DW_OP_lit15)
+		return false;
+	*cfa = (int64_t)ops[0].number;
+	*push_at = (uint8_t)(ops[4].atom - DW_OP_lit0);
+	return true;
+}
+
 /* The row for frame's rule, as record_unwind_row's fields. */
 static void frame_rule(Dwarf_Frame *frame, bool signal, uint8_t *kind, int16_t *cfa_off,
 		       int8_t *rbp_off)
@@ -88,18 +110,26 @@ static void frame_rule(Dwarf_Frame *frame, bool signal, uint8_t *kind, int16_t *
 	}
 	if (!at_cfa_plus(ops, nops, &off) || off != -8)
 		return;
-	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_bregx)
+	if (dwarf_frame_cfa(frame, &ops, &nops) != 0)
 		return;
-	int64_t cfa = (int64_t)ops[0].number2;
-	if ((ops[0].number != REG_RSP && ops[0].number != REG_RBP) || cfa < INT16_MIN ||
-	    cfa > INT16_MAX)
+	uint8_t k, plt_push = 0;
+	int64_t cfa;
+	if (plt_rule(ops, nops, &cfa, &plt_push)) {
+		k = RECORD_UNWIND_CFA_PLT;
+	} else if (nops == 1 && ops[0].atom == DW_OP_bregx &&
+		   (ops[0].number == REG_RSP || ops[0].number == REG_RBP)) {
+		k = ops[0].number == REG_RSP ? RECORD_UNWIND_CFA_RSP : RECORD_UNWIND_CFA_RBP;
+		cfa = (int64_t)ops[0].number2;
+	} else {
 		return;
-	uint8_t k = ops[0].number == REG_RSP ? RECORD_UNWIND_CFA_RSP : RECORD_UNWIND_CFA_RBP;
+	}
+	if (cfa < INT16_MIN || cfa > INT16_MAX)
+		return;
 	if (dwarf_frame_register(frame, REG_RBP, mem, &ops, &nops) != 0)
 		return;
 	if (nops == 0 && ops == NULL) {
-		/* same value: rbp untouched */
-	} else if (nops == 0) {
+		*rbp_off = (int8_t)plt_push;  /* rbp untouched; a PLT row's field is its push */
+	} else if (nops == 0 || k == RECORD_UNWIND_CFA_PLT) {
 		return;  /* undefined rbp: the walk could not go on by rbp */
 	} else if (at_cfa_plus(ops, nops, &off) && off % 8 == 0 && off / 8 >= INT8_MIN &&
 		   off / 8 <= INT8_MAX) {
@@ -204,7 +234,7 @@ int unwind_table__build(Elf *elf, struct unwind_table *out)
 			}
 		}
 		/* a gap, or CFI libdw could not read: no rule up to the next FDE */
-		add_row(&b, addr, RECORD_UNWIND_FALLBACK, 0, 0);
+		add_row(&b, addr, RECORD_UNWIND_NO_CFI, 0, 0);
 		if (next >= count)
 			break;
 		addr = starts[next];
@@ -220,6 +250,20 @@ int unwind_table__build(Elf *elf, struct unwind_table *out)
 	return 0;
 }
 
+const struct record_unwind_row *unwind_table__row(const struct unwind_table *t, uint32_t own)
+{
+	size_t lo = 0, hi = t->count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->rows[mid].pc <= own)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &t->rows[lo - 1] : NULL;
+}
+
 void unwind_table__release(struct unwind_table *t)
 {
 	free(t->rows);
@@ -229,7 +273,7 @@ void unwind_table__release(struct unwind_table *t)
 
 /* A cache file's first bytes; the row count follows, then the rows. The
  * version changes with the rows' form (record.h). */
-static const char cache_magic[16] = "flamekit-unw-v1";
+static const char cache_magic[16] = "flamekit-unw-v2";
 
 /* The cache file of elf's table: DIR/BUILD-ID (hex), or NULL without a build id. */
 static char *cache_path(Elf *elf, const char *dir)
@@ -289,6 +333,90 @@ static void write_cached(const char *path, const struct unwind_table *t)
 		fclose(f);
 	unlink(tmp.data);
 	buf__free(&tmp);
+}
+
+/* The file's bytes before the rows: the magic and the row count. */
+#define CACHE_HEADER (sizeof(cache_magic) + sizeof(uint64_t))
+
+int unwind_table_file__open(Elf *elf, const char *cache_dir, struct unwind_table_file *out)
+{
+	char *path = cache_dir ? cache_path(elf, cache_dir) : NULL;
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	char header[CACHE_HEADER];
+	uint64_t count;
+	struct stat st;
+
+	free(path);
+	out->fd = -1;
+	out->block_first = NULL;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || pread(fd, header, sizeof(header), 0) != (ssize_t)sizeof(header) ||
+	    memcmp(header, cache_magic, sizeof(cache_magic)) != 0 ||
+	    (memcpy(&count, header + sizeof(cache_magic), sizeof(count)), count == 0) ||
+	    (uint64_t)st.st_size != CACHE_HEADER + count * sizeof(struct record_unwind_row)) {
+		close(fd);
+		return -1;
+	}
+	size_t blocks = (count + UNWIND_FILE_BLOCK - 1) / UNWIND_FILE_BLOCK;
+	uint32_t *first = fk_calloc(blocks, sizeof(*first));
+	for (size_t i = 0; i < blocks; i++) {
+		struct record_unwind_row row;
+		off_t at = (off_t)(CACHE_HEADER + i * UNWIND_FILE_BLOCK * sizeof(row));
+		if (pread(fd, &row, sizeof(row), at) != (ssize_t)sizeof(row)) {
+			free(first);
+			close(fd);
+			return -1;
+		}
+		first[i] = row.pc;
+	}
+	out->fd = fd;
+	out->count = count;
+	out->blocks = blocks;
+	out->block_first = first;
+	out->block = SIZE_MAX;
+	return 0;
+}
+
+bool unwind_table_file__row(struct unwind_table_file *f, uint32_t own,
+			    struct record_unwind_row *row)
+{
+	size_t lo = 0, hi = f->blocks;
+
+	while (lo < hi) {  /* the last block starting at or below own */
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->block_first[mid] <= own)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return false;
+	size_t block = lo - 1, first = block * UNWIND_FILE_BLOCK;
+	size_t rows = f->count - first < UNWIND_FILE_BLOCK ? f->count - first : UNWIND_FILE_BLOCK;
+	if (f->block != block) {
+		ssize_t want = (ssize_t)(rows * sizeof(*f->rows));
+		f->block = SIZE_MAX;
+		if (pread(f->fd, f->rows, (size_t)want,
+			  (off_t)(CACHE_HEADER + first * sizeof(*f->rows))) != want)
+			return false;
+		f->block = block;
+	}
+	const struct record_unwind_row *found = unwind_table__row(
+		&(struct unwind_table){ f->rows, rows }, own);
+	if (!found)
+		return false;
+	*row = *found;
+	return true;
+}
+
+void unwind_table_file__close(struct unwind_table_file *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->block_first);
+	f->fd = -1;
+	f->block_first = NULL;
 }
 
 int unwind_table__get(Elf *elf, const char *cache_dir, struct unwind_table *out)

@@ -7,8 +7,9 @@
  * address, the rule and the range it holds for (dwarf_cfi_addrframe(),
  * dwarf_frame_info()), and the walk goes from range to range. Only rules
  * of the common form are kept (CFA = rsp or rbp + N, the return address at
- * CFA - 8, rbp unchanged or saved at CFA + 8k); any other range, and every
- * gap between FDEs, is a FALLBACK row. Addresses are the binary's own (ELF
+ * CFA - 8, rbp unchanged or saved at CFA + 8k; GNU ld's rule for .plt);
+ * any other range is a FALLBACK row, and every gap between FDEs a NO_CFI
+ * row. Addresses are the binary's own (ELF
  * virtual addresses), so one table serves every process that maps it.
  *
  *	struct unwind_table t;
@@ -27,7 +28,9 @@
 
 #include <libelf.h>
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../bpf/record.h"
 
@@ -37,11 +40,46 @@ struct unwind_table {
 };
 
 int unwind_table__build(Elf *elf, struct unwind_table *out);
+/* The row whose range holds own (an address of the binary's own), or NULL
+ * (below the first row). */
+const struct record_unwind_row *unwind_table__row(const struct unwind_table *t, uint32_t own);
 /* The same, through a cache of tables by build id in cache_dir (made if
  * missing; NULL: none): a table built once is read from there by later
  * runs (a binary without a build id is built each time). A file that is
  * not whole is built again and replaced. */
 int unwind_table__get(Elf *elf, const char *cache_dir, struct unwind_table *out);
 void unwind_table__release(struct unwind_table *t);
+
+/*
+ * A table as the cache's file holds it, for walks in user space, read a
+ * block of rows at a time (a mapping's pages would stay in our RSS as
+ * searches touched them: a big table's whole): the first pc of every
+ * block is kept, a row is found in its block, read when asked for, the
+ * last read kept.
+ *
+ *	struct unwind_table_file f;
+ *	if (unwind_table_file__open(elf, cache_dir, &f) == 0) {
+ *		struct record_unwind_row row;
+ *		if (unwind_table_file__row(&f, own, &row)) ...
+ *		unwind_table_file__close(&f);
+ *	}
+ */
+#define UNWIND_FILE_BLOCK 256       /* rows: 2 KiB */
+
+struct unwind_table_file {
+	int fd;
+	size_t count, blocks;
+	uint32_t *block_first;         /* each block's first pc */
+	size_t block;                  /* the block in rows; SIZE_MAX: none */
+	struct record_unwind_row rows[UNWIND_FILE_BLOCK];
+};
+
+/* elf's table from cache_dir: 0, or -1 when the file is not there (yet). */
+int unwind_table_file__open(Elf *elf, const char *cache_dir, struct unwind_table_file *out);
+/* The row whose range holds own into *row: false below the first row, or
+ * when the file could not be read. */
+bool unwind_table_file__row(struct unwind_table_file *f, uint32_t own,
+			    struct record_unwind_row *row);
+void unwind_table_file__close(struct unwind_table_file *f);
 
 #endif

@@ -63,6 +63,7 @@ struct user_unwinder {
 	uint64_t *pcs;
 	size_t pc_count, pc_max;
 
+	struct unwind_table_source tables;  /* table_at NULL: none */
 	struct cache_entry *cache;
 	struct user_unwinder_stats stats;
 	struct unwind_stop *stops;
@@ -192,6 +193,92 @@ struct user_unwinder *user_unwinder__new(struct process_symbols *ps)
 	u->cache = fk_calloc(CACHE_SLOTS, sizeof(*u->cache));
 	u->pcs = fk_calloc(MAX_FRAMES, sizeof(*u->pcs));
 	return u;
+}
+
+void user_unwinder__use_tables(struct user_unwinder *u, const struct unwind_table_source *source)
+{
+	u->tables = *source;
+}
+
+/* The stack word at addr from the copy into *value: false outside it. */
+static bool copied_word(const struct unwind_input *in, uint64_t addr, uint64_t *value)
+{
+	uint64_t sp = in->regs[7];
+
+	if (addr < sp || in->stack_size < 8 || addr - sp > in->stack_size - 8)
+		return false;
+	memcpy(value, in->stack + (addr - sp), sizeof(*value));
+	return true;
+}
+
+/*
+ * Walks in's stack with the kernel's tables, by the rules the kernel's
+ * walk follows (src/bpf/unwind.bpf.h, record.h's RECORD_UNWIND_*), into
+ * u->pcs; *read_end: past the highest word read. False when the tables do
+ * not take it to its root (a binary without one, a FALLBACK row, a word
+ * outside the copy): libdwfl walks it then.
+ */
+static bool walk_with_tables(struct user_unwinder *u, const struct unwind_input *in,
+			     uint64_t *read_end)
+{
+	uint64_t pc = in->regs[16], sp = in->regs[7], bp = in->regs[6];
+	struct unwind_table_at at = { 0 };
+
+	*read_end = 0;
+	for (u->pc_count = 0; u->pc_count < u->pc_max;) {
+		uint64_t frame = u->pc_count ? pc - 1 : pc;  /* a return address: the call's */
+		u->pcs[u->pc_count++] = frame;
+		if ((frame < at.start || frame >= at.end) &&
+		    !u->tables.table_at(u->tables.arg, in->pid, frame, in->time, &at))
+			return false;
+		if (frame - at.bias > UINT32_MAX)
+			return false;
+		struct record_unwind_row found;
+		const struct record_unwind_row *row =
+			unwind_table_file__row(at.table, (uint32_t)(frame - at.bias), &found) ?
+			&found : NULL;
+		uint64_t cfa, ra, saved;
+		switch (row ? row->kind & RECORD_UNWIND_CFA_MASK : RECORD_UNWIND_FALLBACK) {
+		case RECORD_UNWIND_END:
+			return true;
+		case RECORD_UNWIND_NO_CFI:
+			if (bp == 0)
+				return true;
+			cfa = bp + 16;
+			if (!copied_word(in, bp, &saved))
+				return false;
+			bp = saved;
+			break;
+		case RECORD_UNWIND_CFA_RSP:
+			cfa = sp + (uint64_t)(int64_t)row->cfa_off;
+			break;
+		case RECORD_UNWIND_CFA_RBP:
+			cfa = bp + (uint64_t)(int64_t)row->cfa_off;
+			break;
+		case RECORD_UNWIND_CFA_PLT:
+			cfa = sp + (uint64_t)(int64_t)row->cfa_off +
+			      ((pc & 15) >= (uint8_t)row->rbp_off ? 8 : 0);
+			break;
+		default:
+			return false;
+		}
+		if (row->kind & RECORD_UNWIND_RBP_SAVED) {
+			uint64_t where = cfa + (uint64_t)((int64_t)row->rbp_off * 8);
+			if (!copied_word(in, where, &bp))
+				return false;
+			if (where + 8 > *read_end)
+				*read_end = where + 8;
+		}
+		if (!copied_word(in, cfa - 8, &ra))
+			return false;
+		if (cfa > *read_end)
+			*read_end = cfa;
+		if (ra == 0)
+			return true;
+		pc = ra;
+		sp = cfa;
+	}
+	return true;  /* as deep as asked */
 }
 
 /* Counts a sample whose walk stopped early (stop NULL: it did not). */
@@ -350,6 +437,14 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	return u->pc_count < u->pc_max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
+/* Where a stack ends for later copies, from a walk that got as far as it
+ * could and read up to read_end: there, at least a page above sp. */
+static uint64_t stack_end_after(const struct unwind_input *in, uint64_t read_end)
+{
+	uint64_t end = read_end > in->regs[7] + 4096 ? read_end : in->regs[7] + 4096;
+	return (end + 15) & ~15ULL;
+}
+
 static bool cache_entry__matches(const struct cache_entry *e, const struct unwind_input *in,
 				 uint64_t generation)
 {
@@ -376,6 +471,16 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 
 	if (max == 0)
 		return 0;
+	u->pc_max = max < MAX_FRAMES ? max : MAX_FRAMES;
+	uint64_t read_end;
+	if (u->tables.table_at && walk_with_tables(u, in, &read_end)) {
+		u->stats.table_walks++;
+		memcpy(pcs, u->pcs, u->pc_count * sizeof(*pcs));
+		for (size_t i = 0; i < u->pc_count; i++)
+			process_symbols__see_code(u->ps, in->pid, u->pcs[i], in->time);
+		*stack_end = stack_end_after(in, read_end);
+		return u->pc_count;
+	}
 	if (cache_entry__matches(e, in, generation)) {
 		size_t n = e->pc_count < max ? e->pc_count : max;
 		memcpy(pcs, e->pcs, n * sizeof(*pcs));
@@ -391,7 +496,6 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 	u->read_failed = false;
 	u->read_end = 0;
 	u->pc_count = 0;
-	u->pc_max = max < MAX_FRAMES ? max : MAX_FRAMES;
 	int walked = -1;
 	if (process__report(u, p))
 		walked = dwfl_getthread_frames(p->dwfl, in->tid ? (pid_t)in->tid : (pid_t)in->pid,
@@ -423,8 +527,8 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 	 * walk that got as far as it could (to the root, or to a frame it cannot
 	 * step over: more stack would not take it further), at least a page above
 	 * sp; unknown (0) when it wanted more than the copy held */
-	uint64_t end = u->read_end > in->regs[7] + 4096 ? u->read_end : in->regs[7] + 4096;
-	*stack_end = u->read_failed ? 0 : process__report(u, p) ? (end + 15) & ~15ULL : UINT64_MAX;
+	*stack_end = u->read_failed ? 0 : process__report(u, p) ? stack_end_after(in, u->read_end) :
+		UINT64_MAX;
 	/* a walk that read past the copy may go further with more: not kept */
 	if (!u->read_failed) {
 		cache_entry__clear(e);

@@ -21,6 +21,14 @@
  *	user_unwinder__forget(u, pid);                            // it exited
  *	user_unwinder__free(u);
  *
+ * Most copied stacks are walked as the kernel would have walked them, with
+ * the kernel's own tables (user_unwinder__use_tables(): symbolize/
+ * unwind_table.h's rows, the rules of src/bpf/unwind.bpf.h), when every
+ * binary the walk meets has one: the kernel copies a stack it could have
+ * walked when it could not look up a mapping in the interrupt, or the table
+ * was not loaded yet. libdwfl takes the rest (a rule the tables do not
+ * hold, a binary without a table, code in no binary).
+ *
  * The frames are addresses (a return address less one, so that it lies in
  * the call's function), for process_symbols__name_at() with the sample's
  * time: names are looked up once per distinct stack, at the end, not per
@@ -30,10 +38,12 @@
 #ifndef FLAMEKIT_SYMBOLIZE_USER_UNWINDER_H
 #define FLAMEKIT_SYMBOLIZE_USER_UNWINDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "process_symbols.h"
+#include "unwind_table.h"
 
 #define USER_UNWINDER_REGS 17   /* x86-64 DWARF registers 0-16; 7 is sp, 16 the pc */
 #define USER_UNWINDER_MAX_COPY 65536  /* the most of a stack the sampler copies */
@@ -47,6 +57,7 @@ struct unwind_input {
 };
 
 struct user_unwinder_stats {
+	uint64_t table_walks;       /* stacks walked with the kernel's tables */
 	uint64_t walks;             /* stacks unwound by libdwfl */
 	uint64_t cached;            /* stacks answered from the cache */
 };
@@ -67,8 +78,26 @@ struct unwind_stop {
 
 struct user_unwinder;
 
+/* A binary's unwind table as a process maps it: the table, the process's
+ * addresses [start, end) it covers, and bias (an address less bias is the
+ * binary's own). */
+struct unwind_table_at {
+	struct unwind_table_file *table;
+	uint64_t start, end, bias;
+};
+
+/* Where the tables come from (sampler/kernel_unwind.h): table_at() finds
+ * the table of pid's binary at pc as at time; false: none (yet). */
+struct unwind_table_source {
+	bool (*table_at)(void *arg, uint32_t pid, uint64_t pc, uint64_t time,
+			 struct unwind_table_at *out);
+	void *arg;
+};
+
 struct user_unwinder *user_unwinder__new(struct process_symbols *ps);
 void user_unwinder__free(struct user_unwinder *u);
+/* Walks with these tables where they hold (source is copied). */
+void user_unwinder__use_tables(struct user_unwinder *u, const struct unwind_table_source *source);
 /* Writes the addresses of at most max frames, leaf first; returns how many.
  * *stack_end: where this thread's stack ends as far as the walk could tell
  * (copies of later samples need go no further), 0 when the walk wanted more
