@@ -23,6 +23,7 @@
 #include "record.skel.h"
 #include "record_task.skel.h"
 #include "../lib/error.h"
+#include "../lib/index_table.h"
 #include "../lib/sysctl.h"
 #include "../lib/xalloc.h"
 #include "machine.h"
@@ -851,47 +852,132 @@ static void read_waker(struct bpf_sampler *s, const struct record_key *key,
 	lookup_stack(s, key->waker_kernel_stack, kernel, RECORD_MAX_STACK_DEPTH, &out->kernel);
 }
 
-int bpf_sampler__read(struct bpf_sampler *s,
-		      int (*on_key)(const struct sampled_key *key, void *arg), void *arg)
+/* Keys read from `counts` per batch call. */
+#define READ_BATCH 4096
+
+static uint64_t met_hash(const void *items, size_t index)
+{
+	return index_table__mix(((const uint64_t *)items)[index]);
+}
+
+/* Whether hash was met before in this read (and marks it met). */
+static bool stack_met(struct stack_hashes *met, struct index_table *index, uint64_t hash)
+{
+	if (hash <= RECORD_STACK_MISSED)
+		return false;
+	size_t slot = index_table__first(index, index_table__mix(hash));
+	for (uint32_t at; (at = index->slots[slot]) != 0; slot = index_table__next(index, slot))
+		if (met->hashes[at - 1] == hash)
+			return true;
+	stack_hashes__add(met, hash);
+	index_table__insert(index, slot, met->count - 1, met_hash, met->hashes);
+	return false;
+}
+
+struct key_reader {
+	struct bpf_sampler *s;
+	enum bpf_sampler_read what;
+	struct record_stack *user, *kernel, *waker_user, *waker_kernel, *interp;
+	struct stack_hashes met;    /* BPF_SAMPLER_READ_KERNEL_ONCE: stacks handed over */
+	struct index_table met_index;
+	int (*on_key)(const struct sampled_key *key, void *arg);
+	void *arg;
+};
+
+static int hand_over(struct key_reader *r, const struct record_key *key, __u64 count)
+{
+	struct sampled_key sampled = { 0 };
+	static const struct record_stack none = { 0 };
+	bool all = r->what == BPF_SAMPLER_READ_ALL;
+
+	if (count == 0)
+		return 0;
+	sampled.pid = key->pid;
+	sampled.tid = key->tid;
+	sampled.slice = key->slice;
+	sampled.off_cpu = key->off_cpu != 0;
+	memcpy(sampled.comm, key->comm, sizeof(key->comm));
+	sampled.comm[sizeof(sampled.comm) - 1] = 0;
+	sampled.count = count;
+	sampled.user.ips = sampled.interp.ips = (const uint64_t *)none.ips;
+	sampled.kernel.ips = sampled.waker.kernel.ips = sampled.waker.user.ips = sampled.user.ips;
+	if (all) {
+		lookup_stack(r->s, key->user_stack, r->user, USER_FRAMES, &sampled.user);
+		lookup_stack(r->s, key->interp_stack, r->interp, RECORD_MAX_STACK_DEPTH,
+			     &sampled.interp);
+		read_waker(r->s, key, r->waker_user, r->waker_kernel, &sampled.waker);
+	} else if (!stack_met(&r->met, &r->met_index, key->waker_kernel_stack)) {
+		lookup_stack(r->s, key->waker_kernel_stack, r->waker_kernel,
+			     RECORD_MAX_STACK_DEPTH, &sampled.waker.kernel);
+	}
+	if (all || !stack_met(&r->met, &r->met_index, key->kernel_stack))
+		lookup_stack(r->s, key->kernel_stack, r->kernel, RECORD_MAX_STACK_DEPTH,
+			     &sampled.kernel);
+	return r->on_key(&sampled, r->arg);
+}
+
+/* Key by key, where the kernel cannot read them in batches. */
+static int read_one_by_one(struct key_reader *r, int fd)
 {
 	struct record_key key, next;
-	struct record_stack *user = new_user_buffer();
-	struct record_stack *kernel = fk_calloc(1, sizeof(*kernel));
-	struct record_stack *waker_user = new_user_buffer();
-	struct record_stack *waker_kernel = fk_calloc(1, sizeof(*waker_kernel));
-	struct record_stack *interp = fk_calloc(1, sizeof(*interp));
-	int fd = bpf_map__fd(s->counts);
 	void *previous = NULL;
-	int result = 0;
 
 	while (bpf_map_get_next_key(fd, previous, &next) == 0) {
-		struct sampled_key sampled = { 0 };
 		__u64 count;
-
 		key = next;
 		previous = &key;
-		if (bpf_map_lookup_elem(fd, &key, &count) || count == 0)
-			continue;
-		sampled.pid = key.pid;
-		sampled.tid = key.tid;
-		sampled.slice = key.slice;
-		sampled.off_cpu = key.off_cpu != 0;
-		memcpy(sampled.comm, key.comm, sizeof(key.comm));
-		sampled.comm[sizeof(sampled.comm) - 1] = 0;
-		sampled.count = count;
-		lookup_stack(s, key.user_stack, user, USER_FRAMES, &sampled.user);
-		lookup_stack(s, key.kernel_stack, kernel, RECORD_MAX_STACK_DEPTH, &sampled.kernel);
-		read_waker(s, &key, waker_user, waker_kernel, &sampled.waker);
-		lookup_stack(s, key.interp_stack, interp, RECORD_MAX_STACK_DEPTH, &sampled.interp);
-		result = on_key(&sampled, arg);
-		if (result)
-			break;
+		if (bpf_map_lookup_elem(fd, &key, &count) == 0) {
+			int result = hand_over(r, &key, count);
+			if (result)
+				return result;
+		}
 	}
-	free(user);
-	free(kernel);
-	free(waker_user);
-	free(waker_kernel);
-	free(interp);
+	return 0;
+}
+
+int bpf_sampler__read(struct bpf_sampler *s, enum bpf_sampler_read what,
+		      int (*on_key)(const struct sampled_key *key, void *arg), void *arg)
+{
+	struct key_reader r = {
+		.s = s, .what = what, .on_key = on_key, .arg = arg,
+		.user = new_user_buffer(),
+		.kernel = fk_calloc(1, sizeof(struct record_stack)),
+		.waker_user = new_user_buffer(),
+		.waker_kernel = fk_calloc(1, sizeof(struct record_stack)),
+		.interp = fk_calloc(1, sizeof(struct record_stack)),
+	};
+	int fd = bpf_map__fd(s->counts), result = 0;
+	struct record_key *keys = fk_calloc(READ_BATCH, sizeof(*keys));
+	__u64 *counts = fk_calloc(READ_BATCH, sizeof(*counts));
+	__u64 batch = 0;
+	void *in = NULL;
+
+	index_table__init(&r.met_index, 1024);
+	/* a batch call reads whole buckets: ENOSPC when one holds more keys
+	 * than asked for (never with READ_BATCH), ENOENT after the last */
+	for (;;) {
+		__u32 n = READ_BATCH;
+		int err = bpf_map_lookup_batch(fd, in, &batch, keys, counts, &n, NULL);
+		if (err && errno != ENOENT) {
+			if (!in)  /* (before any key: the kernel has no batch reads) */
+				result = read_one_by_one(&r, fd);
+			break;
+		}
+		for (__u32 i = 0; i < n && !result; i++)
+			result = hand_over(&r, &keys[i], counts[i]);
+		if (err || result)
+			break;
+		in = &batch;
+	}
+	free(keys);
+	free(counts);
+	free(r.user);
+	free(r.kernel);
+	free(r.waker_user);
+	free(r.waker_kernel);
+	free(r.interp);
+	free(r.met.hashes);
+	index_table__release(&r.met_index);
 	return result;
 }
 

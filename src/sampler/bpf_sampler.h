@@ -17,7 +17,7 @@
  *	while (running)
  *		bpf_sampler__poll(s, &callbacks, arg, timeout_ms);  // new pids, copied stacks
  *	bpf_sampler__detach(s);                         // sampling stops
- *	bpf_sampler__read(s, on_stacks, arg);           // every counted key
+ *	bpf_sampler__read(s, BPF_SAMPLER_READ_ALL, on_key, arg);  // every counted key
  *	bpf_sampler__free(s);                           // programs and maps gone
  *
  * Whatever the path out, bpf_sampler__free() (or the process exiting)
@@ -222,8 +222,13 @@ void bpf_sampler__kernel_stack(struct bpf_sampler *s, uint64_t hash, uint64_t *i
  * an interpreter runtime fills), -1 when there is none. */
 int bpf_sampler__map_fd(struct bpf_sampler *s, const char *name);
 void bpf_sampler__detach(struct bpf_sampler *s);
+enum bpf_sampler_read {
+	BPF_SAMPLER_READ_ALL,          /* every key with all its stacks */
+	BPF_SAMPLER_READ_KERNEL_ONCE,  /* kernel stacks only, each the first time
+					* it is met (else depth 0): their addresses */
+};
 /* Calls on_key once per counted key; stops and returns its value if not 0. */
-int bpf_sampler__read(struct bpf_sampler *s,
+int bpf_sampler__read(struct bpf_sampler *s, enum bpf_sampler_read what,
 		      int (*on_key)(const struct sampled_key *key, void *arg), void *arg);
 /*
  * record --every, as a window closes. First bpf_sampler__next_generation():

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,15 @@ void dpkg_paths__known(const char *const *paths, size_t count, const char **know
 	char *line = NULL, file[512];
 	size_t cap = 0;
 
-	for (size_t i = 0; i < count; i++)
+	/* lengths first: nearly every line of the lists is no path asked for */
+	size_t *lengths = calloc(count ? 2 * count : 1, sizeof(*lengths));
+	if (!lengths)
+		count = 0;
+	for (size_t i = 0; i < count; i++) {
 		known[i] = NULL;
+		lengths[2 * i] = strlen(paths[i]);
+		lengths[2 * i + 1] = without_usr(paths[i]) ? lengths[2 * i] - 4 : SIZE_MAX;
+	}
 	while (dir && (entry = readdir(dir))) {
 		size_t len = strlen(entry->d_name);
 		if (len < 6 || strcmp(entry->d_name + len - 5, ".list") != 0)
@@ -32,20 +40,21 @@ void dpkg_paths__known(const char *const *paths, size_t count, const char **know
 		ssize_t n;
 		while (list && (n = getline(&line, &cap, list)) > 0) {
 			if (line[n - 1] == '\n')
-				line[n - 1] = '\0';
+				line[--n] = '\0';
 			for (size_t i = 0; i < count; i++) {
-				const char *bare = without_usr(paths[i]);
 				/* the path as mapped wins over its /usr-less form */
-				if (strcmp(line, paths[i]) == 0)
+				if ((size_t)n == lengths[2 * i] && strcmp(line, paths[i]) == 0)
 					known[i] = paths[i];
-				else if (!known[i] && bare && strcmp(line, bare) == 0)
-					known[i] = bare;
+				else if (!known[i] && (size_t)n == lengths[2 * i + 1] &&
+					 strcmp(line, paths[i] + 4) == 0)
+					known[i] = paths[i] + 4;
 			}
 		}
 		if (list)
 			fclose(list);
 	}
 	free(line);
+	free(lengths);
 	if (dir)
 		closedir(dir);
 }

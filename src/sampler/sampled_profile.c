@@ -8,6 +8,7 @@
 
 #include "../lib/buf.h"
 #include "../lib/cache_dir.h"
+#include "../lib/index_table.h"
 #include "../lib/xalloc.h"
 #include "../symbolize/kernel_symbols.h"
 
@@ -27,6 +28,22 @@ struct build_state {
 	size_t natives_cap, merged_cap;
 	bool *frames_jit;               /* which of them are JIT code */
 	size_t frames_jit_cap;
+	struct cached_name *names;      /* NAME_CACHE_SLOTS; NULL until needed */
+};
+
+/*
+ * Names of user frames as the process is now, by pid and address: a
+ * process's frames recur from stack to stack (its main and main's callers
+ * in every one), and each look-up is a search through its binary's
+ * symbols. Direct-mapped: a newer address takes an older one's slot.
+ */
+#define NAME_CACHE_SLOTS 16384
+
+struct cached_name {
+	uint64_t addr;
+	uint32_t pid;
+	bool used;
+	struct symbol_lookup found;
 };
 
 struct stack_miss {
@@ -40,7 +57,19 @@ static const char *user_frame_name(struct build_state *b, uint32_t pid, uint64_t
 				   uint64_t time, bool *jit)
 {
 	struct symbol_lookup found;
-	process_symbols__lookup(b->processes, pid, addr, time, &found);
+	if (time == UINT64_MAX) {
+		if (!b->names)
+			b->names = fk_calloc(NAME_CACHE_SLOTS, sizeof(*b->names));
+		struct cached_name *c = &b->names[index_table__mix(addr ^ (uint64_t)pid << 48) &
+						  (NAME_CACHE_SLOTS - 1)];
+		if (!c->used || c->pid != pid || c->addr != addr) {
+			*c = (struct cached_name){ addr, pid, true, { 0 } };
+			process_symbols__lookup(b->processes, pid, addr, time, &c->found);
+		}
+		found = c->found;
+	} else {
+		process_symbols__lookup(b->processes, pid, addr, time, &found);
+	}
 	if (jit)
 		*jit = found.jit;
 	if (found.miss != SYMBOL_FOUND && b->report) {
@@ -336,7 +365,7 @@ struct profile *sampled_profile__build_with_interp(const struct sampled_profile_
 	};
 
 	if (options->kernel_stacks) {
-		bpf_sampler__read(sampler, want_kernel_addresses, &b);
+		bpf_sampler__read(sampler, BPF_SAMPLER_READ_KERNEL_ONCE, want_kernel_addresses, &b);
 		if (counts)
 			add_user_counts(&b, sampler, counts, true);
 		char *cache = cache_dir__path("kallsyms");  /* see sampled_profile.h */
@@ -345,7 +374,7 @@ struct profile *sampled_profile__build_with_interp(const struct sampled_profile_
 	}
 	b.profile = profile__new(1, PROFILE_INTEGER);
 	profile__set_unit(b.profile, options->unit);
-	bpf_sampler__read(sampler, add_key, &b);
+	bpf_sampler__read(sampler, BPF_SAMPLER_READ_ALL, add_key, &b);
 	if (counts)
 		add_user_counts(&b, sampler, counts, false);
 	if (report)
@@ -356,6 +385,7 @@ struct profile *sampled_profile__build_with_interp(const struct sampled_profile_
 	free(b.natives);
 	free(b.merged);
 	free(b.frames_jit);
+	free(b.names);
 	buf__free(&b.name);
 	return b.profile;
 }
