@@ -162,7 +162,7 @@ unwind_every_test() {
 		fail "$id" "$(grep -v '^libbpf' "$unwind_dir/every.err" | tail -n 1)"
 		return
 	fi
-	local windows stacks missed whole problems="" chain
+	local windows stacks missed whole full problems="" chain
 	chain=$(printf '(go_left|go_right);path;%.0s' {1..14})  # (mawk has no {14})
 	windows=$(ls "$dir" | grep -c '\.folded\.gz$')
 	stacks=$(gzip -dc "$dir"/*.folded.gz | wc -l)
@@ -173,8 +173,10 @@ unwind_every_test() {
 	(( windows >= 5 )) || problems+="$windows windows; "
 	(( stacks > 2048 )) || problems+="only $stacks stacks over the windows: not enough to fill the map; "
 	(( missed == 0 )) || problems+="$missed stacks missed; "
-	grep -q "stack map full" "$unwind_dir/every.err" &&
-		problems+="$(grep 'by why' "$unwind_dir/every.err"); "
+	# (a few at a window's turn, while two windows' stacks are held:
+	# kept from window to window, thousands)
+	full=$(sed -n 's/.*the kernel.s stack map full \([0-9]*\).*/\1/p' "$unwind_dir/every.err")
+	(( ${full:-0} <= 50 )) || problems+="$(grep 'by why' "$unwind_dir/every.err"); "
 	awk -v s="$whole" 'BEGIN { exit !(s >= 90) }' || problems+="leaf_spin's stacks whole in $whole%; "
 	if [[ -z $problems ]]; then pass "$id"; else fail "$id" "$problems"; fi
 }

@@ -108,6 +108,7 @@ struct task_struct___unwind {
 } __attribute__((preserve_access_index));
 
 #define UNWIND_PF_EXITING 0x00000004  /* include/linux/sched.h's PF_EXITING */
+#define UNWIND_HASH_SEED 0x5bd1e9955bd1e995ULL  /* a walked stack's hash starts from it */
 
 struct vm_area_struct___unwind {
 	unsigned long vm_start, vm_end, vm_pgoff;
@@ -473,15 +474,29 @@ static __always_inline __u64 unwind_store(struct unwind_walk *w)
 	return hash;
 }
 
-/* Whether the task exits and its stack's memory is gone already (exit_mmap
- * unmaps it): its pc is all a copy would give too, so it is counted here. */
-static __always_inline bool unwind_stack_gone(const struct pt_regs *regs)
+/*
+ * A walk that could not leave the leaf, of a stack that cannot be read at
+ * sp either: a copy would hold nothing, so the sample is counted here with
+ * what user space would make of it. An exiting process's stack is gone
+ * (exit_mmap unmaps it): its pc is all there is. Else, in an exec, the
+ * registers are the old program's and the memory the new one's, where the
+ * pc is in no mapping: no user stack at all.
+ */
+static __always_inline bool unwind_stack_gone(struct unwind_walk *w, const struct pt_regs *regs)
 {
 	struct task_struct___unwind *task = (void *)bpf_get_current_task();
 	__u64 word;
 
-	return (BPF_CORE_READ(task, flags) & UNWIND_PF_EXITING) &&
-	       bpf_probe_read_user(&word, sizeof(word), (const void *)regs->rsp) != 0;
+	if (w->done || w->depth != 1 ||
+	    bpf_probe_read_user(&word, sizeof(word), (const void *)regs->rsp) == 0)
+		return false;
+	if (BPF_CORE_READ(task, flags) & UNWIND_PF_EXITING)
+		return true;
+	if (w->have_mapping)
+		return false;
+	w->depth = 0;
+	w->hash = stack_hash_start(UNWIND_HASH_SEED);
+	return true;
 }
 
 /*
@@ -503,14 +518,14 @@ static __always_inline __u64 unwind_user_stack(__u32 pid, const struct pt_regs *
 	w->bp = regs->rbp;
 	w->pid = pid;
 	w->depth = 0;
-	w->hash = stack_hash_start(0x5bd1e9955bd1e995ULL);
+	w->hash = stack_hash_start(UNWIND_HASH_SEED);
 	w->done = 0;
 	w->have_mapping = 0;
 	w->lookups = 0;
 	unwind_check_vmas(pid);
 	w->fallback = RECORD_FALLBACK_NONE;
 	bpf_loop(RECORD_MAX_USER_DEPTH + 1, unwind_step, NULL, 0);
-	if (!w->done && w->depth == 1 && unwind_stack_gone(regs))
+	if (unwind_stack_gone(w, regs))
 		w->done = 1;
 	if (!w->done) {
 		*fallback = w->fallback ? w->fallback : RECORD_FALLBACK_READ;
