@@ -10,7 +10,6 @@ CLANG       ?= clang
 CFLAGS      ?= -O2 -g
 STRICT      := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -DFLAMEKIT_VERSION='"$(VERSION)"'
 LIBS        := -lbpf -ldw -lelf -lz -ldeflate -lxxhash -liberty -lm -pthread
-PUSH_LIBS   := $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl)
 BPFTOOL     ?= $(or $(shell command -v bpftool),/usr/sbin/bpftool)
 # The BPF side of `record` (src/bpf/): clang -target bpf needs the
 # architecture's name and the UAPI headers' multiarch directory.
@@ -113,7 +112,7 @@ $(BUILD)/obj/sampler/bpf_sampler.o: $(SKELETONS)
 
 $(BUILD)/flamekit: $(OBJS)
 	@$(if $(Q),echo '  LINK    $@')
-	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(OBJS) $(LIBS) $(PUSH_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(OBJS) $(LIBS)
 
 $(addprefix $(BUILD)/,$(PERSONALITIES)): $(BUILD)/flamekit
 	$(Q)ln -sf flamekit $@

@@ -31,7 +31,8 @@ packages="
 # run over a folder of their own in a network namespace of their own, where
 # iproute2's ip brings up its loopback.
 # libcurl4-openssl-dev: record --push's HTTP client (https with the system's
-# CA store), in its sender thread only.
+# CA store), in its sender thread only, loaded with dlopen() when a push
+# starts (its headers to build; libcurl4 to run).
 # libdeflate-dev: pprof files are gzipped by libdeflate (faster and smaller
 # than zlib's fastest; zlib still streams every other .gz).
 # golang-go and protobuf-compiler: the peers that judge flamekit's pprof and

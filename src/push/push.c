@@ -1,6 +1,7 @@
 #include "push.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -18,8 +19,59 @@
 /* How long one request may take while the run goes on. */
 #define REQUEST_TIMEOUT 30.0
 
+/*
+ * libcurl, loaded with dlopen() when a push starts: linked in, it and what
+ * it links (its TLS, Kerberos and LDAP libraries) take some 6 MB of every
+ * flamekit's resident memory, and time at each start, for the one mode
+ * that sends anything.
+ */
+#define CURL_SONAME "libcurl.so.4"
+
+struct curl_calls {
+	__typeof__(curl_global_init) *global_init;
+	__typeof__(curl_global_cleanup) *global_cleanup;
+	__typeof__(curl_easy_init) *easy_init;
+	__typeof__(curl_easy_cleanup) *easy_cleanup;
+	__typeof__(curl_easy_reset) *easy_reset;
+	__typeof__(curl_easy_setopt) *easy_setopt;
+	__typeof__(curl_easy_perform) *easy_perform;
+	__typeof__(curl_easy_getinfo) *easy_getinfo;
+	__typeof__(curl_easy_strerror) *easy_strerror;
+	__typeof__(curl_easy_escape) *easy_escape;
+	__typeof__(curl_free) *free;
+	__typeof__(curl_slist_append) *slist_append;
+	__typeof__(curl_slist_free_all) *slist_free_all;
+};
+
+/* 0, or -1 having said what is missing. The library stays loaded: libcurl
+ * keeps global state only the process's exit may take away. */
+static int curl_calls__load(struct curl_calls *c)
+{
+	void *library = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!library)
+		return error("push: cannot load libcurl, %s (Debian: apt install libcurl4): %s",
+			     CURL_SONAME, dlerror());
+#define CURL_CALL(field, name) \
+	(c->field = (__typeof__(c->field))dlsym(library, name)) != NULL
+	if (CURL_CALL(global_init, "curl_global_init") &&
+	    CURL_CALL(global_cleanup, "curl_global_cleanup") &&
+	    CURL_CALL(easy_init, "curl_easy_init") && CURL_CALL(easy_cleanup, "curl_easy_cleanup") &&
+	    CURL_CALL(easy_reset, "curl_easy_reset") && CURL_CALL(easy_setopt, "curl_easy_setopt") &&
+	    CURL_CALL(easy_perform, "curl_easy_perform") &&
+	    CURL_CALL(easy_getinfo, "curl_easy_getinfo") &&
+	    CURL_CALL(easy_strerror, "curl_easy_strerror") &&
+	    CURL_CALL(easy_escape, "curl_easy_escape") && CURL_CALL(free, "curl_free") &&
+	    CURL_CALL(slist_append, "curl_slist_append") &&
+	    CURL_CALL(slist_free_all, "curl_slist_free_all"))
+		return 0;
+#undef CURL_CALL
+	return error("push: %s lacks a function flamekit calls: %s", CURL_SONAME, dlerror());
+}
+
 struct pusher {
 	struct push_options options;
+	struct curl_calls curl;
 	struct spool *spool;
 	pthread_t thread;
 	bool started;
@@ -117,43 +169,43 @@ static enum outcome post(struct pusher *p, CURL *curl, const struct spool_entry 
 
 	buf__printf(&url, "%s", p->options.url);
 	if (p->options.protocol == PUSH_PYROSCOPE) {
-		char *name = curl_easy_escape(curl, e->head.name, 0);
+		char *name = p->curl.easy_escape(curl, e->head.name, 0);
 		buf__printf(&url, "?name=%s&from=%" PRIu64 "&until=%" PRIu64 "&format=pprof",
 			    name ? name : "", e->head.from, e->head.until);
 		if (e->head.rate)
 			buf__printf(&url, "&sampleRate=%u", e->head.rate);
-		curl_free(name);
-		headers = curl_slist_append(headers, "Content-Type: application/octet-stream");
+		p->curl.free(name);
+		headers = p->curl.slist_append(headers, "Content-Type: application/octet-stream");
 	} else {
-		headers = curl_slist_append(headers, "Content-Type: application/x-protobuf");
+		headers = p->curl.slist_append(headers, "Content-Type: application/x-protobuf");
 	}
 	if (p->options.authorization) {
 		buf__printf(&auth, "Authorization: %s", p->options.authorization);
-		headers = curl_slist_append(headers, auth.data);
+		headers = p->curl.slist_append(headers, auth.data);
 	}
-	headers = curl_slist_append(headers, "Expect:");  /* no 100-continue round trip */
-	curl_easy_reset(curl);
-	curl_easy_setopt(curl, CURLOPT_URL, url.data);
-	curl_easy_setopt(curl, CURLOPT_POST, 1L);
-	curl_easy_setopt(curl, CURLOPT_POSTFIELDS, e->body.data ? e->body.data : "");
-	curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)e->body.len);
-	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-	curl_easy_setopt(curl, CURLOPT_USERAGENT, "flamekit");
-	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-	curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)(timeout * 1000) + 1);
-	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &response);
-	curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
-	curl_easy_setopt(curl, CURLOPT_XFERINFODATA, p);
-	CURLcode code = curl_easy_perform(curl);
+	headers = p->curl.slist_append(headers, "Expect:");  /* no 100-continue round trip */
+	p->curl.easy_reset(curl);
+	p->curl.easy_setopt(curl, CURLOPT_URL, url.data);
+	p->curl.easy_setopt(curl, CURLOPT_POST, 1L);
+	p->curl.easy_setopt(curl, CURLOPT_POSTFIELDS, e->body.data ? e->body.data : "");
+	p->curl.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)e->body.len);
+	p->curl.easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+	p->curl.easy_setopt(curl, CURLOPT_USERAGENT, "flamekit");
+	p->curl.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	p->curl.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+	p->curl.easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)(timeout * 1000) + 1);
+	p->curl.easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+	p->curl.easy_setopt(curl, CURLOPT_WRITEDATA, &response);
+	p->curl.easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+	p->curl.easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+	p->curl.easy_setopt(curl, CURLOPT_XFERINFODATA, p);
+	CURLcode code = p->curl.easy_perform(curl);
 	if (code == CURLE_OK)
-		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+		p->curl.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
 	if (code != CURLE_OK) {
 		if (!p->unreachable && code != CURLE_ABORTED_BY_CALLBACK)
 			warning("push to %s: %s: windows wait in the spool, retried", p->options.url,
-				curl_easy_strerror(code));
+				p->curl.easy_strerror(code));
 		p->unreachable = true;
 	} else if (status >= 200 && status < 300) {
 		if (p->unreachable)
@@ -171,7 +223,7 @@ static enum outcome post(struct pusher *p, CURL *curl, const struct spool_entry 
 		      response.len ? ": " : "", response.first_line);
 		outcome = REFUSED;
 	}
-	curl_slist_free_all(headers);
+	p->curl.slist_free_all(headers);
 	buf__free(&url);
 	buf__free(&auth);
 	return outcome;
@@ -197,7 +249,7 @@ static void *sender(void *arg)
 	struct spool_entry entry = { .body = BUF_INIT };
 	const char *format = push__format(p->options.protocol);
 	double backoff = BACKOFF_FIRST;
-	CURL *curl = curl_easy_init();
+	CURL *curl = p->curl.easy_init();
 
 	if (!curl) {
 		error("push: libcurl could not start");
@@ -245,7 +297,7 @@ static void *sender(void *arg)
 	}
 	pthread_mutex_unlock(&p->mutex);
 	buf__free(&entry.body);
-	curl_easy_cleanup(curl);
+	p->curl.easy_cleanup(curl);
 	return NULL;
 }
 
@@ -254,7 +306,11 @@ int pusher__start(const struct push_options *options, struct spool *spool, struc
 	struct pusher *p = fk_calloc(1, sizeof(*p));
 
 	*out = NULL;
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+	if (curl_calls__load(&p->curl) < 0) {
+		free(p);
+		return -1;
+	}
+	if (p->curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		free(p);
 		return error("push: libcurl could not start");
 	}
@@ -314,6 +370,6 @@ void pusher__free(struct pusher *p)
 	pusher__finish(p, 0);
 	pthread_mutex_destroy(&p->mutex);
 	pthread_cond_destroy(&p->wake);
+	p->curl.global_cleanup();
 	free(p);
-	curl_global_cleanup();
 }
