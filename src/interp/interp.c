@@ -160,6 +160,23 @@ void interp_session__exec(struct interp_session *s, uint32_t pid, uint64_t time)
 		look_at(s, p);
 }
 
+void interp_session__fork(struct interp_session *s, uint32_t pid, uint32_t parent_pid)
+{
+	bool made;
+
+	if (!interp_session__active(s))
+		return;
+	struct process *parent = pid_table__get(&s->processes, parent_pid, 0, NULL);
+	/* a child of a process looked at and found no interpreter's (a shell,
+	 * make) starts as that: not read from /proc/PID/maps at its first
+	 * sample; its exec or a python it maps are told as they come */
+	if (!parent || parent->state != PROCESS_NONE || parent->python_mapped)
+		return;
+	struct process *p = process_of(s, pid, &made);
+	if (made)
+		p->state = PROCESS_NONE;
+}
+
 void interp_session__mapped(struct interp_session *s, uint32_t pid, const char *path,
 			    uint64_t time)
 {

@@ -94,6 +94,9 @@ void interp_session__see(struct interp_session *s, uint32_t pid);
  * looked at again once it maps a file named python* (its events, in any
  * order: interp_session__mapped()). */
 void interp_session__exec(struct interp_session *s, uint32_t pid, uint64_t time);
+/* pid was forked by parent_pid: a child of a process running none of the
+ * runtimes runs none either, until it execs or maps one. */
+void interp_session__fork(struct interp_session *s, uint32_t pid, uint32_t parent_pid);
 /* pid mapped path at time: a runtime's library may have come (looked at again). */
 void interp_session__mapped(struct interp_session *s, uint32_t pid, const char *path,
 			    uint64_t time);

@@ -91,6 +91,7 @@ static void on_task_fork(uint32_t pid, uint32_t parent_pid, uint64_t time, void 
 {
 	struct recording *r = arg;
 	process_symbols__fork(r->results.processes, pid, parent_pid, time);
+	interp_session__fork(r->results.interp, pid, parent_pid);
 }
 
 static void on_task_exit(uint32_t pid, uint64_t time, void *arg)

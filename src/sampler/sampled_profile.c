@@ -8,7 +8,6 @@
 
 #include "../lib/buf.h"
 #include "../lib/cache_dir.h"
-#include "../lib/index_table.h"
 #include "../lib/xalloc.h"
 #include "../symbolize/kernel_symbols.h"
 
@@ -28,22 +27,6 @@ struct build_state {
 	size_t natives_cap, merged_cap;
 	bool *frames_jit;               /* which of them are JIT code */
 	size_t frames_jit_cap;
-	struct cached_name *names;      /* NAME_CACHE_SLOTS; NULL until needed */
-};
-
-/*
- * Names of user frames as the process is now, by pid and address: a
- * process's frames recur from stack to stack (its main and main's callers
- * in every one), and each look-up is a search through its binary's
- * symbols. Direct-mapped: a newer address takes an older one's slot.
- */
-#define NAME_CACHE_SLOTS 16384
-
-struct cached_name {
-	uint64_t addr;
-	uint32_t pid;
-	bool used;
-	struct symbol_lookup found;
 };
 
 struct stack_miss {
@@ -57,19 +40,7 @@ static const char *user_frame_name(struct build_state *b, uint32_t pid, uint64_t
 				   uint64_t time, bool *jit)
 {
 	struct symbol_lookup found;
-	if (time == UINT64_MAX) {
-		if (!b->names)
-			b->names = fk_calloc(NAME_CACHE_SLOTS, sizeof(*b->names));
-		struct cached_name *c = &b->names[index_table__mix(addr ^ (uint64_t)pid << 48) &
-						  (NAME_CACHE_SLOTS - 1)];
-		if (!c->used || c->pid != pid || c->addr != addr) {
-			*c = (struct cached_name){ addr, pid, true, { 0 } };
-			process_symbols__lookup(b->processes, pid, addr, time, &c->found);
-		}
-		found = c->found;
-	} else {
-		process_symbols__lookup(b->processes, pid, addr, time, &found);
-	}
+	process_symbols__lookup(b->processes, pid, addr, time, &found);
 	if (jit)
 		*jit = found.jit;
 	if (found.miss != SYMBOL_FOUND && b->report) {
@@ -385,7 +356,6 @@ struct profile *sampled_profile__build_with_interp(const struct sampled_profile_
 	free(b.natives);
 	free(b.merged);
 	free(b.frames_jit);
-	free(b.names);
 	buf__free(&b.name);
 	return b.profile;
 }

@@ -64,8 +64,25 @@ struct known_binary {
 	struct binary *binary;
 };
 
+/*
+ * Names of binaries' addresses as binary__name() gave them (a search of
+ * the binary's symbols), by binary and address: a binary's frames recur
+ * from stack to stack and from process to process (cc1's main in each
+ * compiler of a build). Direct-mapped: a newer address takes an older
+ * one's slot. Binaries live as long as the process_symbols.
+ */
+#define NAME_CACHE_SLOTS 16384
+
+struct cached_name {
+	const struct binary *binary;  /* NULL: an empty slot */
+	uint64_t vaddr;
+	const char *name;
+	enum symbol_miss miss;
+};
+
 struct process_symbols {
 	struct pid_table processes;  /* of struct process */
+	struct cached_name *names;   /* NAME_CACHE_SLOTS; NULL until needed */
 	struct known_binary *binaries;
 	size_t binary_count, binary_cap;
 	struct index_table binary_index;
@@ -110,6 +127,7 @@ void process_symbols__free(struct process_symbols *ps)
 	free(ps->binaries);
 	index_table__release(&ps->binary_index);
 	binary__free(ps->vdso);
+	free(ps->names);
 	free(ps);
 }
 
@@ -546,8 +564,18 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 	*out = (struct symbol_lookup){ NULL, SYMBOL_FOUND, NULL, false };
 	if (m && m->binary) {
 		uint64_t vaddr = binary__vaddr(m->binary, addr - m->start + m->offset);
+		if (!ps->names)
+			ps->names = fk_calloc(NAME_CACHE_SLOTS, sizeof(*ps->names));
+		struct cached_name *c = &ps->names[index_table__mix((uintptr_t)m->binary ^ vaddr) &
+						   (NAME_CACHE_SLOTS - 1)];
+		if (c->binary != m->binary || c->vaddr != vaddr) {
+			c->binary = m->binary;
+			c->vaddr = vaddr;
+			c->name = binary__name(m->binary, vaddr, ps->fetch, &c->miss);
+		}
 		out->binary = binary__path(m->binary);
-		out->name = binary__name(m->binary, vaddr, ps->fetch, &out->miss);
+		out->name = c->name;
+		out->miss = c->miss;
 		return;
 	}
 	/* JIT code is anonymous memory: named by the perf map, if any; a JVM

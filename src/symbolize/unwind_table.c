@@ -338,6 +338,9 @@ static void write_cached(const char *path, const struct unwind_table *t)
 /* The file's bytes before the rows: the magic and the row count. */
 #define CACHE_HEADER (sizeof(cache_magic) + sizeof(uint64_t))
 
+/* Blocks read at once while a file is opened: 128 KiB. */
+#define FILE_RUN_BLOCKS 64
+
 int unwind_table_file__open(Elf *elf, const char *cache_dir, struct unwind_table_file *out)
 {
 	char *path = cache_dir ? cache_path(elf, cache_dir) : NULL;
@@ -360,16 +363,22 @@ int unwind_table_file__open(Elf *elf, const char *cache_dir, struct unwind_table
 	}
 	size_t blocks = (count + UNWIND_FILE_BLOCK - 1) / UNWIND_FILE_BLOCK;
 	uint32_t *first = fk_calloc(blocks, sizeof(*first));
-	for (size_t i = 0; i < blocks; i++) {
-		struct record_unwind_row row;
-		off_t at = (off_t)(CACHE_HEADER + i * UNWIND_FILE_BLOCK * sizeof(row));
-		if (pread(fd, &row, sizeof(row), at) != (ssize_t)sizeof(row)) {
+	/* read through in runs of blocks (a read a block: thousands for a big table) */
+	struct record_unwind_row *run = fk_malloc(FILE_RUN_BLOCKS * UNWIND_FILE_BLOCK * sizeof(*run));
+	for (size_t i = 0; i < blocks; i += FILE_RUN_BLOCKS) {
+		size_t rows = (count - i * UNWIND_FILE_BLOCK < FILE_RUN_BLOCKS * UNWIND_FILE_BLOCK) ?
+			count - i * UNWIND_FILE_BLOCK : FILE_RUN_BLOCKS * UNWIND_FILE_BLOCK;
+		off_t at = (off_t)(CACHE_HEADER + i * UNWIND_FILE_BLOCK * sizeof(*run));
+		if (pread(fd, run, rows * sizeof(*run), at) != (ssize_t)(rows * sizeof(*run))) {
+			free(run);
 			free(first);
 			close(fd);
 			return -1;
 		}
-		first[i] = row.pc;
+		for (size_t k = 0; k * UNWIND_FILE_BLOCK < rows; k++)
+			first[i + k] = run[k * UNWIND_FILE_BLOCK].pc;
 	}
+	free(run);
 	out->fd = fd;
 	out->count = count;
 	out->blocks = blocks;
