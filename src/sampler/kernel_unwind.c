@@ -54,9 +54,9 @@ struct table_job {
  * Tables are built on a thread of their own: a big one takes half a second
  * (cc1), and the recording's thread must go on reading the rings meanwhile
  * (the samples copied while the table is missing, the interpreters' news).
- * The builder owns next_row and adds to binaries and index; the lock
- * guards the queue, stopping, stats, and binaries and index as the
- * recording's thread reads them (kernel_unwind__table_at).
+ * The builder owns binaries, index and next_row; the lock guards the queue,
+ * stopping, stats and jobs_done. The views (kernel_unwind__table_at) are
+ * the recording's thread's.
  */
 struct kernel_unwind {
 	int rows_fd, binaries_fd, asked_fd;
@@ -72,7 +72,7 @@ struct kernel_unwind {
 	pthread_cond_t wake;
 	struct table_job *first, *last;
 	struct kernel_unwind_stats stats;
-	uint64_t jobs_done;
+	uint64_t jobs_done;                /* tables the builder has finished (or found none for) */
 	struct binary_view *views;
 	size_t view_count, view_cap;
 	struct index_table view_index;
@@ -220,12 +220,12 @@ static struct binary_table table_of(struct kernel_unwind *ku, const void *key, E
 	ku->stats.bytes += add.bytes;
 	ku->stats.no_table += add.no_table;
 	ku->stats.over_budget += add.over_budget;
+	pthread_mutex_unlock(&ku->lock);
 	ku->binaries = fk_grow(ku->binaries, &ku->binary_cap, ku->binary_count + 1,
 			       sizeof(*ku->binaries));
 	ku->binaries[ku->binary_count] = b;
 	index_table__insert(&ku->index, slot, ku->binary_count, binary_hash, ku->binaries);
 	ku->binary_count++;
-	pthread_mutex_unlock(&ku->lock);
 	return b;
 }
 

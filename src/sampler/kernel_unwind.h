@@ -16,7 +16,10 @@
  *
  * Tables are kept on disk by build id in the cache directory's unwind/
  * (lib/cache_dir.h: $FLAMEKIT_CACHE_DIR, default /var/cache/flamekit), so
- * a binary's table is built once, not once per run.
+ * a binary's table is built once, not once per run. The samples the kernel
+ * copies after all (a mapping it could not look up in the interrupt, a
+ * table not loaded yet) are walked in user space by the same rules from
+ * those files (kernel_unwind__table_at(), for user_unwinder.h).
  *
  * The tables together hold at most KERNEL_UNWIND_ROWS rows (8 bytes each:
  * 32 MiB of kernel memory, the size of unwind_rows; cc1 takes 480k, libc
@@ -24,6 +27,7 @@
  *
  *	struct kernel_unwind *ku = kernel_unwind__new(rows_fd, binaries_fd, asked_fd, ps);
  *	kernel_unwind__add(ku, &miss);               // the kernel asked
+ *	kernel_unwind__table_at(ku, pid, pc, time, &at);  // a copied stack's frame
  *	kernel_unwind__stats(ku, &stats);
  *	kernel_unwind__free(ku);
  *

@@ -1,9 +1,11 @@
 #include "symbol_table.h"
 
 #include <gelf.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/upper_bound.h"
 #include "../lib/xalloc.h"
 #include "demangle.h"
 
@@ -70,19 +72,15 @@ void symbol_table__sort(struct symbol_table *t)
 	t->count = kept;
 }
 
+_Static_assert(offsetof(struct symbol, addr) == 0, "upper_bound() keys lead their elements");
+
 struct symbol *symbol_table__find(const struct symbol_table *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->count;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->symbols[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	size_t below = upper_bound(t->symbols, t->count, sizeof(*t->symbols), sizeof(t->symbols->addr),
+				   addr);
+	if (below == 0)
 		return NULL;
-	struct symbol *s = &t->symbols[lo - 1];
+	struct symbol *s = &t->symbols[below - 1];
 	/* Size 0 (hand-written assembly) counts as reaching the next symbol. */
 	return s->size == 0 || addr < s->addr + s->size ? s : NULL;
 }

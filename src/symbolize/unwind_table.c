@@ -10,11 +10,13 @@
 #include <unistd.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/buf.h"
+#include "../lib/upper_bound.h"
 #include "../lib/xalloc.h"
 
 #define REG_RBP 6
@@ -250,18 +252,12 @@ int unwind_table__build(Elf *elf, struct unwind_table *out)
 	return 0;
 }
 
+_Static_assert(offsetof(struct record_unwind_row, pc) == 0, "upper_bound() keys lead their elements");
+
 const struct record_unwind_row *unwind_table__row(const struct unwind_table *t, uint32_t own)
 {
-	size_t lo = 0, hi = t->count;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->rows[mid].pc <= own)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &t->rows[lo - 1] : NULL;
+	size_t below = upper_bound(t->rows, t->count, sizeof(*t->rows), sizeof(t->rows->pc), own);
+	return below ? &t->rows[below - 1] : NULL;
 }
 
 void unwind_table__release(struct unwind_table *t)
@@ -390,18 +386,11 @@ int unwind_table_file__open(Elf *elf, const char *cache_dir, struct unwind_table
 bool unwind_table_file__row(struct unwind_table_file *f, uint32_t own,
 			    struct record_unwind_row *row)
 {
-	size_t lo = 0, hi = f->blocks;
-
-	while (lo < hi) {  /* the last block starting at or below own */
-		size_t mid = lo + (hi - lo) / 2;
-		if (f->block_first[mid] <= own)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	size_t below = upper_bound(f->block_first, f->blocks, sizeof(*f->block_first),
+				  sizeof(*f->block_first), own);
+	if (below == 0)
 		return false;
-	size_t block = lo - 1, first = block * UNWIND_FILE_BLOCK;
+	size_t block = below - 1, first = block * UNWIND_FILE_BLOCK;  /* the last starting at or below */
 	size_t rows = f->count - first < UNWIND_FILE_BLOCK ? f->count - first : UNWIND_FILE_BLOCK;
 	if (f->block != block) {
 		ssize_t want = (ssize_t)(rows * sizeof(*f->rows));
