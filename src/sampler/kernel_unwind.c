@@ -173,28 +173,15 @@ static int load_table(struct kernel_unwind *ku, uint32_t first, const struct unw
 	return err ? -1 : 0;
 }
 
-/* The entry of a binary (key: process_module.key), or NULL; *slot: where
- * it would go. */
-static const struct binary_table *binary_entry(const struct kernel_unwind *ku, const void *key,
-					       size_t *slot)
-{
-	uint64_t hash = index_table__mix((uintptr_t)key);
-	*slot = index_table__first(&ku->index, hash);
-	for (uint32_t at; (at = ku->index.slots[*slot]) != 0;
-	     *slot = index_table__next(&ku->index, *slot))
-		if (ku->binaries[at - 1].key == key)
-			return &ku->binaries[at - 1];
-	return NULL;
-}
-
 /* The kernel table of a binary (key: process_module.key), built from elf
  * and loaded on first sight. The builder's. */
-static struct binary_table table_of(struct kernel_unwind *ku, const void *key, Elf *elf)
+static const struct binary_table *table_of(struct kernel_unwind *ku, const void *key, Elf *elf)
 {
-	size_t slot;
-	const struct binary_table *known = binary_entry(ku, key, &slot);
-	if (known)
-		return *known;
+	uint64_t hash = index_table__mix((uintptr_t)key);
+	size_t slot = index_table__first(&ku->index, hash);
+	for (uint32_t at; (at = ku->index.slots[slot]) != 0; slot = index_table__next(&ku->index, slot))
+		if (ku->binaries[at - 1].key == key)
+			return &ku->binaries[at - 1];
 
 	struct binary_table b = { key, RECORD_UNWIND_NO_TABLE, 0 };
 	struct unwind_table t;
@@ -225,8 +212,7 @@ static struct binary_table table_of(struct kernel_unwind *ku, const void *key, E
 			       sizeof(*ku->binaries));
 	ku->binaries[ku->binary_count] = b;
 	index_table__insert(&ku->index, slot, ku->binary_count, binary_hash, ku->binaries);
-	ku->binary_count++;
-	return b;
+	return &ku->binaries[ku->binary_count++];
 }
 
 /* p_vaddr - p_offset of elf's loadable segment holding vaddr; false: none */
@@ -253,11 +239,11 @@ static void do_job(struct kernel_unwind *ku, const struct table_job *job)
 {
 	struct record_unwind_binary entry = { RECORD_UNWIND_NO_TABLE, 0, 0 };
 	Elf *elf = elf_begin(job->fd, ELF_C_READ_MMAP, NULL);
-	struct binary_table b = table_of(ku, job->key, elf);
+	const struct binary_table *b = table_of(ku, job->key, elf);
 	int64_t delta;
 
-	if (b.id != RECORD_UNWIND_NO_TABLE && elf && vaddr_delta(elf, job->vaddr, &delta))
-		entry = (struct record_unwind_binary){ b.id, b.rows, delta };
+	if (b->id != RECORD_UNWIND_NO_TABLE && elf && vaddr_delta(elf, job->vaddr, &delta))
+		entry = (struct record_unwind_binary){ b->id, b->rows, delta };
 	bpf_map_update_elem(ku->binaries_fd, &job->file, &entry, BPF_ANY);
 	if (elf)
 		elf_end(elf);

@@ -286,23 +286,42 @@ static char *cache_path(Elf *elf, const char *dir)
 	return path.data;
 }
 
+/* The file's bytes before the rows: the magic and the row count. */
+#define CACHE_HEADER (sizeof(cache_magic) + sizeof(uint64_t))
+
+/* The cache file at path, opened, its header checked and its size the
+ * rows' it counts (*count): the fd, or -1 (not there, or not whole). */
+static int open_cached(const char *path, uint64_t *count)
+{
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	char header[CACHE_HEADER];
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) == 0 && pread(fd, header, sizeof(header), 0) == (ssize_t)sizeof(header) &&
+	    memcmp(header, cache_magic, sizeof(cache_magic)) == 0) {
+		memcpy(count, header + sizeof(cache_magic), sizeof(*count));
+		if (*count > 0 && *count <= (1u << 28) &&
+		    (uint64_t)st.st_size == CACHE_HEADER + *count * sizeof(struct record_unwind_row))
+			return fd;
+	}
+	close(fd);
+	return -1;
+}
+
 static int read_cached(const char *path, struct unwind_table *out)
 {
-	FILE *f = fopen(path, "rbe");
-	char magic[sizeof(cache_magic)];
 	uint64_t count;
+	int fd = open_cached(path, &count);
 
-	if (!f)
+	if (fd < 0)
 		return -1;
-	if (fread(magic, sizeof(magic), 1, f) != 1 || memcmp(magic, cache_magic, sizeof(magic)) ||
-	    fread(&count, sizeof(count), 1, f) != 1 || count == 0 || count > (1u << 28)) {
-		fclose(f);
-		return -1;
-	}
 	out->rows = fk_calloc(count, sizeof(*out->rows));
 	out->count = count;
-	int err = fread(out->rows, sizeof(*out->rows), count, f) == count && fgetc(f) == EOF ? 0 : -1;
-	fclose(f);
+	ssize_t want = (ssize_t)(count * sizeof(*out->rows));
+	int err = pread(fd, out->rows, (size_t)want, CACHE_HEADER) == want ? 0 : -1;
+	close(fd);
 	if (err)
 		unwind_table__release(out);
 	return err;
@@ -331,32 +350,20 @@ static void write_cached(const char *path, const struct unwind_table *t)
 	buf__free(&tmp);
 }
 
-/* The file's bytes before the rows: the magic and the row count. */
-#define CACHE_HEADER (sizeof(cache_magic) + sizeof(uint64_t))
-
 /* Blocks read at once while a file is opened: 128 KiB. */
 #define FILE_RUN_BLOCKS 64
 
 int unwind_table_file__open(Elf *elf, const char *cache_dir, struct unwind_table_file *out)
 {
 	char *path = cache_dir ? cache_path(elf, cache_dir) : NULL;
-	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	char header[CACHE_HEADER];
 	uint64_t count;
-	struct stat st;
+	int fd = open_cached(path, &count);
 
 	free(path);
 	out->fd = -1;
 	out->block_first = NULL;
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || pread(fd, header, sizeof(header), 0) != (ssize_t)sizeof(header) ||
-	    memcmp(header, cache_magic, sizeof(cache_magic)) != 0 ||
-	    (memcpy(&count, header + sizeof(cache_magic), sizeof(count)), count == 0) ||
-	    (uint64_t)st.st_size != CACHE_HEADER + count * sizeof(struct record_unwind_row)) {
-		close(fd);
-		return -1;
-	}
 	size_t blocks = (count + UNWIND_FILE_BLOCK - 1) / UNWIND_FILE_BLOCK;
 	uint32_t *first = fk_calloc(blocks, sizeof(*first));
 	/* read through in runs of blocks (a read a block: thousands for a big table) */

@@ -445,6 +445,15 @@ static uint64_t stack_end_after(const struct unwind_input *in, uint64_t read_end
 	return (end + 15) & ~15ULL;
 }
 
+/* The walk's frames into pcs, each told to the process symbols as code
+ * that ran (JIT code's names are read while the process lives). */
+static void hand_frames_over(struct user_unwinder *u, const struct unwind_input *in, uint64_t *pcs)
+{
+	memcpy(pcs, u->pcs, u->pc_count * sizeof(*pcs));
+	for (size_t i = 0; i < u->pc_count; i++)
+		process_symbols__see_code(u->ps, in->pid, u->pcs[i], in->time);
+}
+
 static bool cache_entry__matches(const struct cache_entry *e, const struct unwind_input *in,
 				 uint64_t generation)
 {
@@ -475,9 +484,7 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 	uint64_t read_end;
 	if (u->tables.table_at && walk_with_tables(u, in, &read_end)) {
 		u->stats.table_walks++;
-		memcpy(pcs, u->pcs, u->pc_count * sizeof(*pcs));
-		for (size_t i = 0; i < u->pc_count; i++)
-			process_symbols__see_code(u->ps, in->pid, u->pcs[i], in->time);
+		hand_frames_over(u, in, pcs);
 		*stack_end = stack_end_after(in, read_end);
 		return u->pc_count;
 	}
@@ -519,9 +526,7 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 	 * program's address space: no user stack, as perf shows it) */
 	if (u->pc_count == 0 && process_symbols__mapped(u->ps, in->pid, in->regs[16], in->time))
 		u->pcs[u->pc_count++] = in->regs[16];
-	memcpy(pcs, u->pcs, u->pc_count * sizeof(*pcs));
-	for (size_t i = 0; i < u->pc_count; i++)
-		process_symbols__see_code(u->ps, in->pid, u->pcs[i], in->time);
+	hand_frames_over(u, in, pcs);
 
 	/* where the stack ends, for the next copy: past the last word read by a
 	 * walk that got as far as it could (to the root, or to a frame it cannot
