@@ -9,7 +9,7 @@ CC          ?= cc
 CLANG       ?= clang
 CFLAGS      ?= -O2 -g
 STRICT      := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -DFLAMEKIT_VERSION='"$(VERSION)"'
-LIBS        := -lbpf -ldw -lelf -lz -ldeflate -lxxhash -liberty -lm -pthread
+LIBS        := -lbpf -ldw -lelf -lz -ldeflate -lisal -lxxhash -liberty -lm -pthread
 BPFTOOL     ?= $(or $(shell command -v bpftool),/usr/sbin/bpftool)
 # The BPF side of `record` (src/bpf/): clang -target bpf needs the
 # architecture's name and the UAPI headers' multiarch directory.

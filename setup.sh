@@ -5,7 +5,7 @@ set -eu
 
 packages="
   make gcc libc6-dev linux-libc-dev pkg-config
-  libdw-dev libelf-dev zlib1g-dev libdeflate-dev libxxhash-dev libiberty-dev
+  libdw-dev libelf-dev zlib1g-dev libdeflate-dev libisal-dev libxxhash-dev libiberty-dev
   libbpf-dev bpftool clang libclang-rt-14-dev libxml2-dev libdebuginfod-dev
   libcurl4-openssl-dev
   debuginfod
@@ -33,8 +33,9 @@ packages="
 # libcurl4-openssl-dev: record --push's HTTP client (https with the system's
 # CA store), in its sender thread only, loaded with dlopen() when a push
 # starts (its headers to build; libcurl4 to run).
-# libdeflate-dev: pprof files are gzipped by libdeflate (faster and smaller
-# than zlib's fastest; zlib still streams every other .gz).
+# libdeflate-dev: gzip read whole, fast (pprof files above all); zlib still
+# streams every other .gz. libisal-dev: ISA-L's igzip, which with zlib
+# compresses pprof files in parts on every CPU (lib/gzip.h).
 # golang-go and protobuf-compiler: the peers that judge flamekit's pprof and
 # OpenTelemetry files in the tests (`go tool pprof`, a Go program's own
 # runtime/pprof profile; `protoc --decode` with tests/otlp-proto/).

@@ -34,7 +34,7 @@ folded=$CACHE/interchange.folded
 objects=$(ls "$TOP"/build/obj/{lib,profile,readers,writers,symbolize}/*.o)
 # shellcheck disable=SC2086
 cc -O2 -std=c11 -D_GNU_SOURCE -o "$CACHE/interchange_phases" "$TOP/bench/interchange_phases.c" $objects \
-	-lbpf -ldw -lelf -lz -ldeflate -lxxhash -liberty -lm -pthread
+	-lbpf -ldw -lelf -lz -ldeflate -lisal -lxxhash -liberty -lm -pthread
 
 # phases FOLDED: the table for one input
 phases_table() {

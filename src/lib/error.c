@@ -15,6 +15,11 @@ void error__redirect(error_sink sink, void *arg)
 	redirect_arg = arg;
 }
 
+void error__discard(void *unused, const char *message, size_t len)
+{
+	(void)unused, (void)message, (void)len;
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	if (redirect_sink) {

@@ -22,6 +22,9 @@ void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 typedef void (*error_sink)(void *arg, const char *message, size_t len);
 void error__redirect(error_sink sink, void *arg);
+/* The sink that drops them: for work whose failure is said again later by
+ * the thread that owns it. */
+void error__discard(void *unused, const char *message, size_t len);
 
 /*
  * Writes up to max bytes of a line for a message: printable ASCII as is,

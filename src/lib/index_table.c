@@ -21,13 +21,9 @@ void index_table__release(struct index_table *t)
 	t->size = t->used = 0;
 }
 
-void index_table__insert(struct index_table *t, size_t slot, size_t index,
-			 index_hash_fn hash_of, const void *items)
+/* Rehashes every item into a table of `size` slots. */
+static void resize(struct index_table *t, size_t size, index_hash_fn hash_of, const void *items)
 {
-	t->slots[slot] = (uint32_t)index + 1;
-	if (++t->used * 2 <= t->size)
-		return;
-	size_t size = t->size * 2;
 	uint32_t *slots = fk_calloc(size, sizeof(*slots));
 	for (size_t i = 0; i < t->size; i++) {
 		uint32_t at = t->slots[i];
@@ -41,4 +37,22 @@ void index_table__insert(struct index_table *t, size_t slot, size_t index,
 	free(t->slots);
 	t->slots = slots;
 	t->size = size;
+}
+
+void index_table__insert(struct index_table *t, size_t slot, size_t index,
+			 index_hash_fn hash_of, const void *items)
+{
+	t->slots[slot] = (uint32_t)index + 1;
+	if (++t->used * 2 > t->size)
+		resize(t, t->size * 2, hash_of, items);
+}
+
+void index_table__reserve(struct index_table *t, size_t more, index_hash_fn hash_of,
+			  const void *items)
+{
+	size_t size = t->size;
+	while ((t->used + more) * 2 > size)
+		size *= 2;
+	if (size != t->size)
+		resize(t, size, hash_of, items);
 }

@@ -33,6 +33,10 @@ void index_table__release(struct index_table *t);
 /* Puts item `index` in the empty `slot` found by probing; grows past half full. */
 void index_table__insert(struct index_table *t, size_t slot, size_t index,
 			 index_hash_fn hash_of, const void *items);
+/* Room for `more` items without growing again (growing one doubling at a
+ * time rehashes every item at each). */
+void index_table__reserve(struct index_table *t, size_t more, index_hash_fn hash_of,
+			  const void *items);
 
 /* Spreads a key of few varying bits (a pid, an inode) over all 64 (the
  * finalizer of MurmurHash3), for keys that are not hashes already. */

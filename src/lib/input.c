@@ -13,6 +13,7 @@
 
 #include "bytes.h"
 #include "error.h"
+#include "gzip.h"
 #include "progress.h"
 #include "xalloc.h"
 
@@ -334,6 +335,13 @@ static int read_whole_file(struct input *in)
 	}
 	if (!gzip)
 		return take_whole_text(in, raw, size, size, size, false);
+	char *indexed;
+	size_t indexed_len;
+	if (gzip__inflate_indexed(raw, size, &indexed, &indexed_len) == 0) {
+		free(raw);
+		return take_whole_text(in, (unsigned char *)indexed, indexed_len + 1, indexed_len,
+				       size, true);
+	}
 	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
 	/* the last member's length (mod 4 GiB) is a first guess of the size */
 	size_t cap = (size_t)raw[size - 4] | (size_t)raw[size - 3] << 8 |

@@ -25,12 +25,6 @@ static inline uint8_t *put_varint(uint8_t *out, uint64_t v)
 	return out;
 }
 
-void pb__uint(struct buf *b, uint32_t field, uint64_t v)
-{
-	pb__tag(b, field, PB_VARINT);
-	pb__varint(b, v);
-}
-
 void pb__fixed64(struct buf *b, uint32_t field, uint64_t v)
 {
 	uint8_t bytes[8];
@@ -52,8 +46,11 @@ void pb__bytes(struct buf *b, uint32_t field, const void *data, size_t len)
 size_t pb__begin(struct buf *b, uint32_t field)
 {
 	pb__tag(b, field, PB_LEN);
+	if (b->len + 2 > b->cap)
+		buf__reserve(b, 1);
 	size_t mark = b->len;
-	buf__append_char(b, 0);
+	b->data[b->len++] = 0;
+	b->data[b->len] = '\0';
 	return mark;
 }
 
@@ -70,22 +67,27 @@ void pb__end(struct buf *b, size_t mark)
 	put_varint((uint8_t *)b->data + mark, body);
 }
 
-/* A packed field of n values, value i being values64[i] or values32[i]. */
+/* A packed field of n values, value i being values64[i] or values32[i]:
+ * written after a one-byte length, which most fields (a stack's ids) fit;
+ * moved along when it takes more. */
 static inline void put_packed(struct buf *b, uint32_t field, const uint64_t *values64,
 			      const uint32_t *values32, size_t n)
 {
 	if (n == 0)
 		return;
-	size_t size = 0;
-	for (size_t i = 0; i < n; i++)
-		size += varint_size(values64 ? values64[i] : values32[i]);
 	pb__tag(b, field, PB_LEN);
-	pb__varint(b, size);
-	buf__reserve(b, size);
-	uint8_t *out = (uint8_t *)b->data + b->len;
+	if (b->len + 1 + n * 10 + 1 > b->cap)
+		buf__reserve(b, 1 + n * 10);
+	uint8_t *length = (uint8_t *)b->data + b->len;
+	uint8_t *out = length + 1;
 	for (size_t i = 0; i < n; i++)
 		out = put_varint(out, values64 ? values64[i] : values32[i]);
-	b->len += size;
+	size_t size = (size_t)(out - (length + 1));
+	size_t extra = varint_size(size) - 1;
+	if (extra)
+		memmove(length + 1 + extra, length + 1, size);
+	put_varint(length, size);
+	b->len += 1 + extra + size;
 	b->data[b->len] = '\0';
 }
 

@@ -67,7 +67,11 @@ static inline void pb__tag(struct buf *b, uint32_t field, enum pb_wire wire)
 }
 /* A varint field (uint64, int64 as two's complement, bool, enum), written
  * even when 0: callers leave out what they do not want. */
-void pb__uint(struct buf *b, uint32_t field, uint64_t v);
+static inline void pb__uint(struct buf *b, uint32_t field, uint64_t v)
+{
+	pb__tag(b, field, PB_VARINT);
+	pb__varint(b, v);
+}
 void pb__fixed64(struct buf *b, uint32_t field, uint64_t v);
 /* A length-delimited field: bytes or a string. */
 void pb__bytes(struct buf *b, uint32_t field, const void *data, size_t len);

@@ -286,6 +286,21 @@ size_t profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 	return e;
 }
 
+void profile__reserve(struct profile *p, const struct profile_reserve *more)
+{
+	p->frames = fk_grow(p->frames, &p->frames_cap, p->frame_count + more->frames,
+			    sizeof(*p->frames));
+	p->names = fk_grow(p->names, &p->names_cap, p->names_len + more->name_bytes, 1);
+	index_table__reserve(&p->frame_index, more->frames, frame_hash_of, p->frames);
+	size_t entries = p->entry_count + more->stacks;
+	p->entries = fk_grow(p->entries, &p->entries_cap, entries, sizeof(*p->entries));
+	p->values = fk_grow(p->values, &p->values_cap, entries * p->columns, sizeof(*p->values));
+	p->stack_frames = fk_grow(p->stack_frames, &p->stack_frames_cap,
+				  p->stack_frames_len + more->stack_frames + 1, sizeof(frame_id));
+	if (p->order == PROFILE_MERGE)
+		index_table__reserve(&p->entry_index, more->stacks, entry_hash_of, p->entries);
+}
+
 void profile__merge(struct profile *dst, const struct profile *src)
 {
 	/* Map src's frame ids to dst's once, then add each stack. */

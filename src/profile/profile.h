@@ -202,6 +202,14 @@ enum profile_frame_kind profile__frame_kind(const struct profile *p, frame_id id
  */
 size_t profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 		    const struct profile_key *key, const union profile_value *values);
+/* Room for what a reader knows it will add (at most, or about: more is
+ * still grown into), so that a large read does not copy its tables at each
+ * doubling: new frames and the bytes of their names (each + 1), distinct
+ * stacks, and the frames of those stacks. */
+struct profile_reserve {
+	size_t frames, name_bytes, stacks, stack_frames;
+};
+void profile__reserve(struct profile *p, const struct profile_reserve *more);
 /* Adds values to entry `index`, as returned by profile__add(): for readers
  * that remember where a repeated stack went. */
 void profile__add_to_entry(struct profile *p, size_t index, const union profile_value *values);

@@ -103,11 +103,6 @@ static void keep_message(void *ctx, const char *message, size_t len)
 	read_context__print(ctx, message, len);
 }
 
-static void drop_message(void *unused, const char *message, size_t len)
-{
-	(void)unused, (void)message, (void)len;
-}
-
 static void *read_part(void *arg)
 {
 	struct part *pt = arg;
@@ -197,7 +192,7 @@ int parallel__read(struct read_context *ctx, struct input *const *inputs, size_t
 	if (count == 1 && input__plain_size(inputs[0], &size) &&
 	    (n = part_count(ctx->jobs, size)) > 1) {
 		/* the read meets again what these scans meet, and says it in place */
-		error__redirect(drop_message, NULL);
+		error__redirect(error__discard, NULL);
 		if (!ops->prepare || ops->prepare(reader, inputs[0], size))
 			split_file(inputs[0], size, n, ops->boundary, &split);
 		error__redirect(NULL, NULL);

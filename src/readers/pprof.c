@@ -1,10 +1,12 @@
 #include "pprof.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/buf.h"
 #include "../lib/error.h"
@@ -19,6 +21,9 @@ enum {
 	PROFILE_TIME_NANOS, PROFILE_DURATION_NANOS, PROFILE_PERIOD_TYPE, PROFILE_PERIOD,
 	PROFILE_COMMENT, PROFILE_DEFAULT_SAMPLE_TYPE, PROFILE_DOC_URL,
 };
+
+/* From how many samples a file's are read on a thread of their own. */
+enum { THREADED_SAMPLES = 8192 };
 
 /* A string of the file: an index into its string table. */
 typedef uint64_t string_index;
@@ -70,6 +75,7 @@ struct pprof_file {
 	size_t type_count, types_cap;
 	struct span *samples;
 	size_t sample_count, samples_cap;
+	size_t sample_bytes;      /* of all samples */
 	struct mapping *mappings;
 	size_t mapping_count, mappings_cap;
 	struct function *functions;
@@ -97,8 +103,6 @@ struct read_state {
 	size_t frames_len, frames_cap;
 	frame_id *stack;
 	size_t stack_cap;
-	uint64_t *ids, *values;
-	size_t ids_cap, values_cap;
 	struct buf name;
 	uint64_t start, end;      /* the source's time, of all files */
 	struct profile_time time;
@@ -354,6 +358,7 @@ static int read_tables(struct pprof_file *f, const uint8_t *data, size_t len, bo
 				return -1;
 			ADD(f->samples, f->sample_count, f->samples_cap,
 			    ((struct span){ field.data, field.len }));
+			f->sample_bytes += field.len;
 			break;
 		case PROFILE_MAPPING:
 			if (submessage(f, &r, &field, "the Profile", "mapping", &sub) < 0 ||
@@ -727,24 +732,48 @@ static int append_varints(const struct pb_field *field, uint64_t **out, size_t *
 	return got;
 }
 
-static int read_sample(struct read_state *st, const struct pprof_file *f, size_t number,
-		       size_t chosen, uint64_t factor, bool gzip)
+/* A sample as read, before its locations become frames. */
+struct decoded_sample {
+	size_t locations, depth;  /* sample_reader.locations[locations ..]: leaf first */
+	uint64_t value;           /* the chosen one, times the unit's factor */
+	struct profile_key key;
+	struct span comm;
+};
+
+/* Reads a file's samples into their parts: on a thread of its own while
+ * the locations become frames (resolve_locations()), when there are many. */
+struct sample_reader {
+	const struct pprof_file *f;
+	const struct profile_time *time;
+	size_t chosen;
+	uint64_t factor;
+	bool gzip;
+	uint64_t *ids, *values;      /* one sample's */
+	size_t ids_cap, values_cap;
+	uint32_t *locations;         /* every sample's, as indexes of f->locations */
+	size_t locations_len, locations_cap;
+	struct decoded_sample *samples;
+	size_t count;                /* read whole: samples[0 .. count-1]; the next failed */
+};
+
+/* Sample `number` into out; -1 after a message if it is malformed. */
+static int read_sample(struct sample_reader *sr, size_t number, struct decoded_sample *out)
 {
+	const struct pprof_file *f = sr->f;
 	struct pb_field field;
 	struct pb_field whole = { .data = f->samples[number].data, .len = f->samples[number].len };
 	struct pb_reader top = pb_reader__init(f->bytes, 0);
 	struct pb_reader r = pb_reader__message(&top, &whole);
 	size_t ids = 0, values = 0;
-	struct profile_key key = { 0 };
-	struct span comm = { 0 };
 	int got;
+	*out = (struct decoded_sample){ .locations = sr->locations_len };
 	while ((got = pb__next(&r, &field)) > 0) {
 		if (field.number == 1 || field.number == 2) {
 			if (field.wire != PB_VARINT && field.wire != PB_LEN)
 				return wrong_wire(f, &field, "a Sample",
 						  field.number == 1 ? "location_id" : "value", PB_LEN);
-			if ((field.number == 1 ? append_varints(&field, &st->ids, &st->ids_cap, &ids)
-					       : append_varints(&field, &st->values, &st->values_cap,
+			if ((field.number == 1 ? append_varints(&field, &sr->ids, &sr->ids_cap, &ids)
+					       : append_varints(&field, &sr->values, &sr->values_cap,
 								&values)) < 0)
 				return fail(f, "not a valid pprof profile: sample %zu has a malformed "
 					    "packed field at byte %zu", number + 1, field.offset);
@@ -753,20 +782,20 @@ static int read_sample(struct read_state *st, const struct pprof_file *f, size_t
 			string_index k, s;
 			uint64_t num;
 			if (submessage(f, &r, &field, "a Sample", "label", &label) < 0 ||
-			    read_label(f, label, gzip, &k, &s, &num) < 0)
+			    read_label(f, label, sr->gzip, &k, &s, &num) < 0)
 				return -1;
 			struct span name = f->strings[k];
 			if (span_is(name, "pid") && num <= UINT32_MAX)
-				key.pid = (uint32_t)num;
+				out->key.pid = (uint32_t)num;
 			else if (span_is(name, "comm"))
-				comm = f->strings[s];
-			else if (span_is(name, "time") && st->time.slice_ns &&
-				 num / st->time.slice_ns <= UINT32_MAX)
-				key.slice = (uint32_t)(num / st->time.slice_ns);
+				out->comm = f->strings[s];
+			else if (span_is(name, "time") && sr->time->slice_ns &&
+				 num / sr->time->slice_ns <= UINT32_MAX)
+				out->key.slice = (uint32_t)(num / sr->time->slice_ns);
 		}
 	}
 	if (got < 0)
-		return malformed(f, &r, gzip);
+		return malformed(f, &r, sr->gzip);
 	if (values != f->type_count) {
 		struct buf types = BUF_INIT;
 		describe_types(f, &types);
@@ -776,43 +805,129 @@ static int read_sample(struct read_state *st, const struct pprof_file *f, size_t
 		buf__free(&types);
 		return -1;
 	}
-	if ((int64_t)st->values[chosen] < 0)
+	uint64_t value = sr->values[sr->chosen];
+	if ((int64_t)value < 0)
 		return fail(f, "sample %zu has a negative value (%" PRId64 "): flamekit reads "
-			    "counts, not differences of profiles", number + 1,
-			    (int64_t)st->values[chosen]);
-	/* the stack, root first: the locations from the last */
-	size_t depth = 0;
+			    "counts, not differences of profiles", number + 1, (int64_t)value);
+	sr->locations = fk_grow(sr->locations, &sr->locations_cap, sr->locations_len + ids,
+				sizeof(*sr->locations));
+	/* from the root, as the stack is made */
 	for (size_t i = ids; i-- > 0;) {
-		size_t at = id_index__find(&f->location_ids, st->ids[i]);
+		size_t at = id_index__find(&f->location_ids, sr->ids[i]);
 		if (at == SIZE_MAX)
 			return fail(f, "not a valid pprof profile: sample %zu names location %" PRIu64
-				    ", which the profile does not have", number + 1, st->ids[i]);
-		const struct location *l = &f->locations[at];
-		if (depth + l->frame_count > st->stack_cap)
-			st->stack = fk_grow(st->stack, &st->stack_cap, depth + l->frame_count,
-					    sizeof(*st->stack));
-		/* most locations are one frame: no call for those */
-		if (l->frame_count == 1)
-			st->stack[depth] = st->frames[l->frames];
-		else
-			memcpy(st->stack + depth, st->frames + l->frames,
-			       l->frame_count * sizeof(frame_id));
-		depth += l->frame_count;
+				    ", which the profile does not have", number + 1, sr->ids[i]);
+		sr->locations[sr->locations_len + i] = (uint32_t)at;
 	}
-	if (st->values[chosen] > INT64_MAX / factor)
+	if (value > INT64_MAX / sr->factor)
 		return fail(f, "sample %zu has a value too large for its unit (%" PRIu64 " times %"
-			    PRIu64 ")", number + 1, st->values[chosen], factor);
-	if (st->values[chosen] == 0)
-		return 0;
-	if (depth && comm.len) {
-		size_t len;
-		const char *root = profile__frame_name(st->profile, st->stack[0], &len);
-		if (len == comm.len && memcmp(root, comm.data, len) == 0)
-			profile__set_frame_kind(st->profile, st->stack[0], PROFILE_FRAME_PROCESS);
-	}
-	union profile_value value = { .integer = st->values[chosen] * factor };
-	profile__add(st->profile, st->stack, (uint32_t)depth, &key, &value);
+			    PRIu64 ")", number + 1, value, sr->factor);
+	sr->locations_len += ids;
+	out->depth = ids;
+	out->value = value * sr->factor;
 	return 0;
+}
+
+/* Every sample up to the first that fails (sr->count). */
+static void read_samples(struct sample_reader *sr)
+{
+	const size_t n = sr->f->sample_count;
+	sr->samples = fk_malloc((n ? n : 1) * sizeof(*sr->samples));
+	/* a location id is a byte at least: room for them all */
+	sr->locations = fk_grow(sr->locations, &sr->locations_cap, sr->f->sample_bytes + 1,
+				sizeof(*sr->locations));
+	for (sr->count = 0; sr->count < n; sr->count++)
+		if (read_sample(sr, sr->count, &sr->samples[sr->count]) < 0)
+			break;
+}
+
+/* read_samples() on a thread of its own: what fails is said again by the
+ * reading thread, when it comes to that sample (as a serial read would). */
+static void *read_samples_quietly(void *arg)
+{
+	error__redirect(error__discard, NULL);
+	read_samples(arg);
+	error__redirect(NULL, NULL);
+	return NULL;
+}
+
+/* The samples read into the profile, each stack root first. */
+static void add_samples(struct read_state *st, const struct pprof_file *f,
+			const struct sample_reader *sr)
+{
+	for (size_t i = 0; i < sr->count; i++) {
+		const struct decoded_sample *s = &sr->samples[i];
+		if (!s->value)
+			continue;
+		size_t depth = 0;
+		for (size_t k = s->depth; k-- > 0;) {
+			const struct location *l = &f->locations[sr->locations[s->locations + k]];
+			if (depth + l->frame_count > st->stack_cap)
+				st->stack = fk_grow(st->stack, &st->stack_cap, depth + l->frame_count,
+						    sizeof(*st->stack));
+			/* most locations are one frame: no call for those */
+			if (l->frame_count == 1)
+				st->stack[depth] = st->frames[l->frames];
+			else
+				memcpy(st->stack + depth, st->frames + l->frames,
+				       l->frame_count * sizeof(frame_id));
+			depth += l->frame_count;
+		}
+		if (depth && s->comm.len) {
+			size_t len;
+			const char *root = profile__frame_name(st->profile, st->stack[0], &len);
+			if (len == s->comm.len && memcmp(root, s->comm.data, len) == 0)
+				profile__set_frame_kind(st->profile, st->stack[0], PROFILE_FRAME_PROCESS);
+		}
+		union profile_value value = { .integer = s->value };
+		profile__add(st->profile, st->stack, (uint32_t)depth, &s->key, &value);
+	}
+}
+
+/* The file's samples into the profile: read on a second thread while this
+ * one makes the locations' frames, when there are enough to gain by it. */
+static int read_and_add_samples(struct read_state *st, struct pprof_file *f, size_t chosen,
+				uint64_t factor, bool gzip)
+{
+	struct sample_reader sr = { .f = f, .time = &st->time, .chosen = chosen,
+				    .factor = factor, .gzip = gzip };
+	pthread_t thread;
+	bool threaded = f->sample_count >= THREADED_SAMPLES && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+			pthread_create(&thread, NULL, read_samples_quietly, &sr) == 0;
+	resolve_locations(st, f);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else
+		read_samples(&sr);
+	add_samples(st, f, &sr);
+	int status = 0;
+	if (sr.count < f->sample_count) {
+		struct decoded_sample again;
+		/* said now, after the samples before it, if the thread read it */
+		if (threaded)
+			read_sample(&sr, sr.count, &again);
+		status = -1;
+	}
+	free(sr.ids);
+	free(sr.values);
+	free(sr.locations);
+	free(sr.samples);
+	return status;
+}
+
+/* Room in the profile for what the file holds at most: a frame for each
+ * line (or each location without one), each string as a name, a stack
+ * for each sample, and for its frames a location per byte of it (most
+ * are one frame, and no id is shorter). */
+static void reserve_profile(struct profile *p, const struct pprof_file *f)
+{
+	struct profile_reserve more = { .stacks = f->sample_count };
+	for (size_t i = 0; i < f->location_count; i++)
+		more.frames += f->locations[i].line_count ? f->locations[i].line_count : 1;
+	for (size_t i = 0; i < f->string_count; i++)
+		more.name_bytes += f->strings[i].len + 1;
+	more.stack_frames = f->sample_bytes;
+	profile__reserve(p, &more);
 }
 
 static void release_file(struct pprof_file *f)
@@ -856,11 +971,8 @@ static int read_file(struct read_state *st, struct input *in)
 	    take_source(st, &f, chosen, &factor) < 0)
 		goto done;
 	st->seen_file = true;
-	resolve_locations(st, &f);
-	for (size_t i = 0; i < f.sample_count; i++)
-		if (read_sample(st, &f, i, chosen, factor, gzip) < 0)
-			goto done;
-	status = 0;
+	reserve_profile(st->profile, &f);
+	status = read_and_add_samples(st, &f, chosen, factor, gzip);
 done:
 	release_file(&f);
 	return status;
@@ -877,8 +989,6 @@ int pprof_reader__read(struct read_context *ctx, struct input *const *inputs, si
 		status = read_file(&st, inputs[i]);
 	free(st.frames);
 	free(st.stack);
-	free(st.ids);
-	free(st.values);
 	buf__free(&st.name);
 	return status;
 }

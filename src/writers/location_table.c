@@ -191,6 +191,25 @@ uint32_t location_table__functions(const struct location_table *t)
 	return (uint32_t)t->function_count;
 }
 
+uint32_t location_table__functions_ahead(const struct location_table *t, size_t *frames)
+{
+	size_t n = profile__size(t->profile);
+	bool *seen = fk_calloc(profile__frame_count(t->profile) + 1, sizeof(*seen));
+	uint32_t functions = 0;
+	*frames = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct profile_stack s;
+		profile__stack(t->profile, i, &s);
+		*frames += s.depth;
+		for (uint32_t k = 0; k < s.depth; k++) {
+			functions += !seen[s.frames[k]];
+			seen[s.frames[k]] = true;
+		}
+	}
+	free(seen);
+	return functions;
+}
+
 frame_id location_table__function_frame(const struct location_table *t, uint32_t id)
 {
 	return t->function_frames[id - 1];

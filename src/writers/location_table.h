@@ -62,6 +62,10 @@ void location_table__encode_lines(const struct location_table *t, uint32_t id,
 /* Functions: the frame whose name function `id` has; and a frame's
  * function id (0 when no location used it). */
 uint32_t location_table__functions(const struct location_table *t);
+/* How many functions the table will hold once it has seen every stack of
+ * its profile (one for each distinct frame they have), known before any
+ * is added; *frames gets the number of frames of all the stacks. */
+uint32_t location_table__functions_ahead(const struct location_table *t, size_t *frames);
 frame_id location_table__function_frame(const struct location_table *t, uint32_t id);
 uint32_t location_table__function_of(const struct location_table *t, frame_id frame);
 /* Mappings: the file name of mapping `id` and the kind of frame it is for. */

@@ -63,8 +63,83 @@ static void value_type(struct buf *b, uint32_t field, struct fixed_strings *f,
 	pb__end(b, m);
 }
 
-static void write_tables(struct buf *b, const struct profile *p, const struct location_table *t,
-			 struct fixed_strings *fixed)
+/* Where the message goes: b, and when it is written to a file, on to gzip
+ * parts of about PART_BYTES, compressed while the next is made.
+ * next_record() is called between the Profile's fields, next_part() where
+ * a table of another kind starts: the functions repeat each id three times
+ * in a row, which takes a compressor that sees 3-byte repeats to shrink. */
+enum { PART_BYTES = 512 << 10, TABLES_EVERY = 16384 };
+
+struct message {
+	struct buf *b;
+	struct gzip_parts *parts;
+	enum gzip_part_kind kind;
+};
+
+static void next_record(struct message *out)
+{
+	if (out->parts && out->b->len >= PART_BYTES) {
+		gzip_parts__add(out->parts, out->b, out->kind);
+		buf__reserve(out->b, PART_BYTES + 4096);
+	}
+}
+
+/* What follows compresses as `kind`: what came before is a part. */
+static void next_part(struct message *out, enum gzip_part_kind kind)
+{
+	if (out->parts && out->kind != kind)
+		gzip_parts__add(out->parts, out->b, out->kind);
+	out->kind = kind;
+}
+
+/* Each table's records are written as the samples before them make them
+ * (a repeated field keeps its order across the other fields), so that they
+ * are compressed while the next samples are made: the ones since `w`. */
+struct written {
+	uint32_t locations, functions;
+};
+
+static void write_new_tables(struct message *out, const struct profile *p,
+			     const struct location_table *t, struct written *w)
+{
+	struct buf *b = out->b;
+	next_part(out, GZIP_PART_SMALL);
+	for (uint32_t id = w->locations + 1; id <= location_table__locations(t); id++) {
+		struct table_location loc;
+		location_table__location(t, id, &loc);
+		size_t m = pb__begin(b, PROFILE_LOCATION);
+		pb__uint(b, LOCATION_ID, id);
+		if (loc.mapping)
+			pb__uint(b, LOCATION_MAPPING_ID, loc.mapping);
+		location_table__encode_lines(t, id, b, LOCATION_LINE);
+		pb__end(b, m);
+		next_record(out);
+	}
+	next_part(out, GZIP_PART_SHORT_REPEATS);
+	for (uint32_t id = w->functions + 1; id <= location_table__functions(t); id++) {
+		size_t m = pb__begin(b, PROFILE_FUNCTION);
+		pb__uint(b, FUNCTION_ID, id);
+		/* string `id` (see fixed_strings); the system name too, as Go
+		 * writes it, for the tools that show that one */
+		pb__uint(b, FUNCTION_NAME, id);
+		pb__uint(b, FUNCTION_SYSTEM_NAME, id);
+		pb__end(b, m);
+		next_record(out);
+	}
+	next_part(out, GZIP_PART_SMALL);
+	for (uint32_t id = w->functions + 1; id <= location_table__functions(t); id++) {
+		size_t len;
+		const char *name = profile__frame_name(p, location_table__function_frame(t, id), &len);
+		pb__bytes(b, PROFILE_STRING_TABLE, name, len);
+		next_record(out);
+	}
+	w->locations = location_table__locations(t);
+	w->functions = location_table__functions(t);
+	next_part(out, GZIP_PART_FAST);
+}
+
+static void write_mappings(struct buf *b, const struct location_table *t,
+			   struct fixed_strings *fixed)
 {
 	for (uint32_t id = 1; id <= location_table__mappings(t); id++) {
 		size_t m = pb__begin(b, PROFILE_MAPPING);
@@ -74,35 +149,11 @@ static void write_tables(struct buf *b, const struct profile *p, const struct lo
 		pb__uint(b, MAPPING_HAS_FUNCTIONS, 1);
 		pb__end(b, m);
 	}
-	for (uint32_t id = 1; id <= location_table__locations(t); id++) {
-		struct table_location loc;
-		location_table__location(t, id, &loc);
-		size_t m = pb__begin(b, PROFILE_LOCATION);
-		pb__uint(b, LOCATION_ID, id);
-		if (loc.mapping)
-			pb__uint(b, LOCATION_MAPPING_ID, loc.mapping);
-		location_table__encode_lines(t, id, b, LOCATION_LINE);
-		pb__end(b, m);
-	}
-	for (uint32_t id = 1; id <= location_table__functions(t); id++) {
-		size_t m = pb__begin(b, PROFILE_FUNCTION);
-		pb__uint(b, FUNCTION_ID, id);
-		/* string `id` (see fixed_strings); the system name too, as Go
-		 * writes it, for the tools that show that one */
-		pb__uint(b, FUNCTION_NAME, id);
-		pb__uint(b, FUNCTION_SYSTEM_NAME, id);
-		pb__end(b, m);
-	}
-	pb__bytes(b, PROFILE_STRING_TABLE, "", 0);
-	for (uint32_t id = 1; id <= location_table__functions(t); id++) {
-		size_t len;
-		const char *name = profile__frame_name(p, location_table__function_frame(t, id), &len);
-		pb__bytes(b, PROFILE_STRING_TABLE, name, len);
-	}
 }
 
-int pprof__encode(const struct profile *p, struct buf *b)
+static int encode(const struct profile *p, struct message *out)
 {
+	struct buf *b = out->b;
 	if (profile__columns(p) != 1)
 		return error("pprof holds one value per sample: a difference of two profiles "
 			     "cannot be written as pprof; write it as folded stacks");
@@ -113,23 +164,18 @@ int pprof__encode(const struct profile *p, struct buf *b)
 	struct sample_types types;
 	pprof_names__sample_types(p, &types);
 
-	/* first every stack's locations, in the folded writer's order
-	 * (neighbours share their roots, and ids given along the sorted paths
-	 * are close: both compress), so that the functions, and with them the
-	 * strings that follow the names, are all known; the samples then look
-	 * their ids up again, which is cheaper than keeping them all */
-	size_t *order = profile__sorted(p);
-	size_t frames = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct profile_stack s;
-		const uint32_t *locations;
-		profile__stack(p, order[i], &s);
-		frames += location_table__stack(t, &s, &locations);
-	}
-	struct fixed_strings fixed = { .first = location_table__functions(t) + 1 };
+	/* the strings that are not names follow the functions' names (see
+	 * fixed_strings): how many functions there will be is counted first */
+	size_t frames;
+	struct fixed_strings fixed = { .first = location_table__functions_ahead(t, &frames) + 1 };
 	/* an estimate, so that the message is not copied as it grows */
-	buf__reserve(b, frames * 3 + n * 24 + (size_t)location_table__functions(t) * 40);
+	buf__reserve(b, out->parts ? PART_BYTES + 4096 : frames * 3 + n * 24 + fixed.first * 40);
+	/* the stacks in the folded writer's order: neighbours share their
+	 * roots, and ids given along the sorted paths are close (both compress) */
+	size_t *order = profile__sorted(p);
 
+	struct written written = { 0 };
+	pb__bytes(b, PROFILE_STRING_TABLE, "", 0);
 	for (size_t i = 0; i < types.count; i++)
 		value_type(b, PROFILE_SAMPLE_TYPE, &fixed, &types.types[i]);
 	for (size_t i = 0; i < n; i++) {
@@ -154,8 +200,12 @@ int pprof__encode(const struct profile *p, struct buf *b)
 			label_num(b, fixed_string(&fixed, "time"), (uint64_t)s.key.slice * time->slice_ns,
 				  fixed_string(&fixed, "nanoseconds"));
 		pb__end(b, m);
+		next_record(out);
+		if ((i + 1) % TABLES_EVERY == 0)
+			write_new_tables(out, p, t, &written);
 	}
 	free(order);
+	write_new_tables(out, p, t, &written);
 
 	/* what pprof shows with the profile */
 	if (source->start_unix_ns)
@@ -172,12 +222,18 @@ int pprof__encode(const struct profile *p, struct buf *b)
 			 " start_ns=%" PRIu64, time->slice_ns, time->start_ns);
 		pb__uint(b, PROFILE_COMMENT, fixed_string(&fixed, comment));
 	}
-	/* then the tables, and last the strings, now all known */
-	write_tables(b, p, t, &fixed);
+	/* last the strings that are not names, now all known */
+	write_mappings(b, t, &fixed);
 	for (size_t i = 0; i < fixed.count; i++)
 		pb__bytes(b, PROFILE_STRING_TABLE, fixed.text[i], strlen(fixed.text[i]));
 	location_table__free(t);
 	return 0;
+}
+
+int pprof__encode(const struct profile *p, struct buf *b)
+{
+	struct message out = { b, NULL, GZIP_PART_FAST };
+	return encode(p, &out);
 }
 
 int pprof_writer__write(const struct profile *profile, FILE *out,
@@ -185,9 +241,11 @@ int pprof_writer__write(const struct profile *profile, FILE *out,
 {
 	(void)options;
 	struct buf b = BUF_INIT;
-	int status = pprof__encode(profile, &b);
-	if (status == 0)
-		status = gzip__write_fast(out, b.data, b.len, 2);
+	struct message message = { &b, gzip_parts__start(), GZIP_PART_FAST };
+	int status = encode(profile, &message);
+	gzip_parts__add(message.parts, &b, message.kind);
+	if (gzip_parts__finish(message.parts, out) < 0)
+		status = -1;
 	buf__free(&b);
 	return status;
 }

@@ -34,8 +34,9 @@
  * a raw pprof body), appended to out. 0, or -1 after an error message. */
 int pprof__encode(const struct profile *profile, struct buf *out);
 
-/* The writer: pprof__encode(), gzipped fast (as Go's runtime writes its
- * profiles at zlib's fastest level; here libdeflate's, faster and smaller). */
+/* The writer: pprof__encode(), gzipped fast as it is made (as Go's runtime
+ * writes its profiles at zlib's fastest level; here in parts on every CPU,
+ * each by the compressor that suits it: lib/gzip.h). */
 int pprof_writer__write(const struct profile *profile, FILE *out,
 			const struct writer_options *options);
 

@@ -103,4 +103,52 @@ export function speedscopeTests(h) {
 			await page.close();
 		});
 	}
+
+	// a pprof file of several MB, as flamekit writes one (one gzip member
+	// compressed in parts on threads): speedscope's own pprof importer reads
+	// it whole (its gzip reader stops after a first member, were there more)
+	test("speedscope-pprof", async () => {
+		if (!existsSync(index))
+			throw new Error(`speedscope is not installed: no ${index} (run ./setup.sh)`);
+		let seed = 7, lines = [], total = 0;
+		const random = (n) => { // xorshift32
+			seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5;
+			return (seed >>> 0) % n;
+		};
+		for (let i = 0; i < 60000; i++) {
+			const frames = ["main"];
+			for (let d = 0; d < 12; d++)
+				frames.push(`mod${random(20)}::fn${random(300)}`);
+			const count = 1 + random(9);
+			lines.push(`${frames.join(";")} ${count}`);
+			total += count;
+		}
+		const folded = join(scratch, "pprof-parts.folded");
+		writeFileSync(folded, lines.join("\n") + "\n");
+		const pprof = join(scratch, "parts.pb.gz");
+		flamekit(["collapse", folded, "-o", pprof]);
+		const message = execFileSync("gzip", ["-dc", pprof], { maxBuffer: 1 << 30 });
+		expect(message.length > 2 * 512 * 1024, `the message is ${message.length} bytes: not several parts`);
+
+		const loader = join(scratch, "parts.js");
+		writeFileSync(loader, `speedscope.loadFileFromBase64("parts.pb.gz", ` +
+			`${JSON.stringify(readFileSync(pprof).toString("base64"))})`);
+		const page = await open(pathToFileURL(index).href + "#localProfilePath=" + loader, 180000);
+		await page.waitForFunction(() => / - speedscope$/.test(document.title), null, { timeout: 180000 });
+		expect(!page.dialogs.some((d) => /Unrecognized format/.test(d)), `alerts: ${page.dialogs}`);
+		// the sandwich view sorted by Total: main first, with every sample
+		// (its table shows only the rows in view, of 3,600 functions)
+		await page.keyboard.press("3");
+		await page.waitForFunction(() => /Total/.test(document.body.innerText), null, { timeout: 60000 });
+		await page.evaluate(() => [...document.querySelectorAll("th")].find((th) => /Total/.test(th.textContent)).click());
+		await page.waitForFunction(() => [...document.querySelectorAll("table tr")]
+			.some((tr) => tr.querySelectorAll("td")[2]?.textContent.trim() === "main"), null, { timeout: 60000 });
+		const shown = await page.evaluate(() => [...document.querySelectorAll("table tr")]
+			.map((tr) => tr.querySelectorAll("td"))
+			.find((tds) => tds.length >= 3 && tds[2].textContent.trim() === "main")[0]
+			.textContent.replace(/\s*\(.*$/, "").trim());
+		expect(parseShown(shown, "none") === total, `speedscope shows main's total as ${shown}, the folded stacks hold ${total}`);
+		expect(page.errors.length === 0, `page errors: ${page.errors}`);
+		await page.close();
+	});
 }

@@ -19,7 +19,7 @@ check() { # file [collapse arguments...]
 }
 for f in truncated.pb.gz truncated.pb notes.txt garbage.bin notes.txt.gz empty.pb wrong-wire.pb location-out-of-range.pb \
 	function-out-of-range.pb location-id-0.pb duplicate-id.pb values-count.pb string-out-of-range.pb \
-	no-empty-string.pb negative.pb; do
+	no-empty-string.pb negative.pb late-location-out-of-range.pb; do
 	check "$f" pprof
 done
 echo "== told by content"

@@ -1,5 +1,6 @@
 /* libFuzzer target: the pprof reader (gzip or plain profile.proto, through
- * lib/protobuf's decoder), then every writer of the interchange formats:
+ * lib/protobuf's decoder; and the input as the pprof writer's gzip of
+ * indexed parts, lib/gzip), then every writer of the interchange formats:
  * pprof, speedscope and OTLP. What the pprof writer makes of a profile read
  * must read back as the same profile (the same folded stacks, with time
  * slices), its first sample type being the values as they were (a count of
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "../../src/lib/buf.h"
+#include "../../src/lib/gzip.h"
 #include "../../src/profile/pprof_names.h"
 #include "../../src/readers/pprof.h"
 #include "../../src/writers/folded.h"
@@ -64,6 +66,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!sink)
 		sink = fopen("/dev/null", "w");
 	pprof_reader__probe((const char *)data, size < PROBE_BYTES ? size : PROBE_BYTES);
+	char *text;
+	size_t text_len;
+	if (gzip__inflate_indexed(data, size, &text, &text_len) == 0)
+		free(text);
 	struct profile *p = read_pprof(data, size, NULL);
 	if (!p)
 		return 0;
@@ -88,6 +94,19 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		free(one);
 		free(two);
 		profile__free(back);
+		/* the file the writer makes: its parts inflate to the message */
+		char *file = NULL;
+		size_t file_len = 0;
+		FILE *f = open_memstream(&file, &file_len);
+		int written = pprof_writer__write(p, f, NULL);
+		fclose(f);
+		if (written < 0 || gzip__inflate_indexed(file, file_len, &text, &text_len) != 0 ||
+		    text_len != encoded.len || memcmp(text, encoded.data, text_len) != 0) {
+			fprintf(stderr, "fuzz: the pprof file's parts do not inflate to its message\n");
+			abort();
+		}
+		free(text);
+		free(file);
 	}
 	buf__free(&encoded);
 	profile__free(p);

@@ -62,6 +62,11 @@ files = {
     "string-out-of-range.pb": profile(functions=[message(field(1, 1), field(2, 3)), message(field(1, 2), field(2, 40))]),
     "no-empty-string.pb": profile(strings=["x", "samples", "count", "main", "work"]),
     "negative.pb": profile(samples=one_sample([2, 1], [-3])),
+    # enough samples to be read on a thread of their own: the first of
+    # two faults is the one said, as a serial read says it
+    "late-location-out-of-range.pb": profile(samples=one_sample([2, 1], [1]) * 9000 +
+                                             one_sample([2, 99], [5]) + one_sample([2, 1], [1]) * 500 +
+                                             one_sample([2, 1], [5, 6]) + one_sample([2, 1], [1]) * 500),
 }
 for name, data in files.items():
     with open(os.path.join(sys.argv[1], name), "wb") as f:
