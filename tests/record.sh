@@ -606,6 +606,28 @@ record_test_kernel_cache() {
 	kill "$busy"; wait "$busy"
 }
 
+# The kernel's BTF cut down to the types record's BPF program relocates
+# (sampler/core_btf.h): made in the cache directory by bpftool at the
+# first run, then handed to libbpf, which then does not read the whole of
+# /sys/kernel/btf/vmlinux (5.5 MB on Debian 12: once record's peak RSS)
+record_test_core_btf() {
+	local cache=$record_dir/core-btf-cache
+	rm -rf "$cache"
+	FLAMEKIT_CACHE_DIR=$cache record_run core-btf -v -F 99 -f 1 || return
+	local cut=("$cache"/core-btf-*)
+	if [[ ! -s ${cut[0]} ]]; then
+		record_fail core-btf "no core-btf-* file in the cache: $(ls "$cache" | tr '\n' ' ')"
+	elif grep -q "loading kernel BTF" "$record_dir/core-btf.err"; then
+		record_fail core-btf "libbpf read the kernel's whole BTF: $(grep -m1 'loading kernel BTF' "$record_dir/core-btf.err")"
+	elif ! grep -q "found target candidate" "$record_dir/core-btf.err"; then
+		record_fail core-btf "libbpf relocated nothing: $(grep -m1 -i 'co-re' "$record_dir/core-btf.err")"
+	elif [[ ! -s $record_dir/core-btf.out ]]; then
+		record_fail core-btf "no stacks recorded"
+	else
+		record_pass core-btf
+	fi
+}
+
 # SIGINT mid-run: exit 0 with a complete file, no temporary left
 record_test_sigint() {
 	local file=$record_dir/int.folded
@@ -1736,6 +1758,7 @@ record_table=(
 	"record_test_outputs folded-reader folded-flamegraph svg outdir report"
 	"record_test_interchange pprof otlp outdir-pprof"
 	"record_test_kernel_cache kernel-cache"
+	"record_test_core_btf core-btf"
 	"record_test_sigint sigint"
 	"record_test_no_loss no-loss"
 	"record_test_cgroupmap cgroupmap"

@@ -26,20 +26,26 @@
 #include "../lib/index_table.h"
 #include "../lib/sysctl.h"
 #include "../lib/xalloc.h"
+#include "core_btf.h"
 #include "machine.h"
 #include "online_cpus.h"
 
-/* The ring of copied stacks: 1 MB per online CPU, a power of two from 2 MB
- * to 64 MB (the kernel maps it twice into our address space, so twice that
- * in our resident set). At 997 Hz on 2 busy CPUs, about 5 KB a sample when
- * other programs' threads are sampled too, 2 MB is some 200 ms of samples:
- * time for a flamekit that a loaded machine keeps off the CPU. User space is
- * woken when a sixteenth of it is full. */
-static uint32_t samples_ring_bytes(void)
+/* The ring of copied stacks (the kernel maps it twice into our address
+ * space, so twice its size is in our resident set). When every sample is
+ * copied (--unwind=dwarf): 1 MB per online CPU, a power of two from 2 MB to
+ * 64 MB; at 997 Hz on 2 busy CPUs, about 5 KB a sample when other
+ * programs' threads are sampled too, 2 MB is some 200 ms of samples: time
+ * for a flamekit that a loaded machine keeps off the CPU. When the kernel
+ * walks the stacks, only what its walk cannot take is copied (1 to 2 % of
+ * a build's samples; more while a new program's tables are made): a
+ * quarter of that, 512 KB at least. User space is woken when a sixteenth of
+ * it is full. */
+static uint32_t samples_ring_bytes(bool kernel_walks)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	uint32_t bytes = 2u << 20;
-	while (bytes < (64u << 20) && cpus > 0 && (uint64_t)bytes < (uint64_t)cpus << 20)
+	uint32_t per_cpu = kernel_walks ? 256u << 10 : 1u << 20;
+	uint32_t bytes = kernel_walks ? 512u << 10 : 2u << 20;
+	while (bytes < (64u << 20) && cpus > 0 && (uint64_t)bytes < (uint64_t)cpus * per_cpu)
 		bytes <<= 1;
 	return bytes;
 }
@@ -192,7 +198,12 @@ static int fill_set(struct bpf_map *map, const uint32_t *ids, size_t count, cons
 static struct bpf_object *open_object(struct bpf_sampler *s, bool task_access)
 {
 	if (task_access) {
-		s->task = record_task_bpf__open();
+		size_t size;
+		const void *bytes = record_task_bpf__elf_bytes(&size);
+		char *btf = core_btf__path(bytes, size);
+		LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = btf);
+		s->task = record_task_bpf__open_opts(&opts);
+		free(btf);
 		if (s->task) {
 			s->config = &s->task->rodata->config;
 			s->fork_program = s->task->progs.follow_fork;
@@ -301,7 +312,8 @@ static void choose_programs(struct bpf_sampler *s, const struct bpf_sampler_opti
 }
 
 /* Interpreter frames: processes and threads a host may run, and a ring for
- * the news of their walks (a new stack is about 1 KB). */
+ * the news of their walks (a new stack is about 1 KB; the ring is in our
+ * resident set twice over, as every ring is). */
 static int size_interp_maps(struct bpf_sampler *s)
 {
 	struct bpf_map *procs = bpf_object__find_map_by_name(s->obj, "python_procs");
@@ -311,7 +323,7 @@ static int size_interp_maps(struct bpf_sampler *s)
 	if (!err)
 		err = bpf_map__set_max_entries(threads, 65536);
 	if (!err)
-		err = bpf_map__set_max_entries(s->interp_events, 1u << 20);
+		err = bpf_map__set_max_entries(s->interp_events, 256u << 10);
 	return err;
 }
 
@@ -367,7 +379,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	/* the kernel's walk reads each mapping's file: CO-RE */
 	bool task_access = o->follow_children || o->mntns_map || o->off_cpu || kfunc ||
 			   kernel_unwinds(o);
-	uint32_t ring_bytes = samples_ring_bytes();
+	uint32_t ring_bytes = samples_ring_bytes(kernel_unwinds(o));
 	struct bpf_sampler *s = NULL;
 	int err;
 
