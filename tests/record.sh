@@ -613,7 +613,7 @@ record_test_kernel_cache() {
 record_test_core_btf() {
 	local cache=$record_dir/core-btf-cache
 	rm -rf "$cache"
-	FLAMEKIT_CACHE_DIR=$cache record_run core-btf -v -F 99 -f 1 || return
+	FLAMEKIT_CACHE_DIR=$cache record_run core-btf -v -F 99 -f -- "$record_dir/bin/fk-7030" 0.5 || return
 	local cut=("$cache"/core-btf-*)
 	if [[ ! -s ${cut[0]} ]]; then
 		record_fail core-btf "no core-btf-* file in the cache: $(ls "$cache" | tr '\n' ' ')"
