@@ -756,6 +756,14 @@ struct sample_reader {
 	size_t count;                /* read whole: samples[0 .. count-1]; the next failed */
 };
 
+/* About how many location ids the samples hold: two bytes or so each, with
+ * the values and tags beside them (what is more is grown into; a byte
+ * each, the most there can be, would reserve four times the file). */
+static size_t location_ids_about(const struct pprof_file *f)
+{
+	return f->sample_bytes / 2 + 1;
+}
+
 /* Sample `number` into out; -1 after a message if it is malformed. */
 static int read_sample(struct sample_reader *sr, size_t number, struct decoded_sample *out)
 {
@@ -833,8 +841,7 @@ static void read_samples(struct sample_reader *sr)
 {
 	const size_t n = sr->f->sample_count;
 	sr->samples = fk_malloc((n ? n : 1) * sizeof(*sr->samples));
-	/* a location id is a byte at least: room for them all */
-	sr->locations = fk_grow(sr->locations, &sr->locations_cap, sr->f->sample_bytes + 1,
+	sr->locations = fk_grow(sr->locations, &sr->locations_cap, location_ids_about(sr->f),
 				sizeof(*sr->locations));
 	for (sr->count = 0; sr->count < n; sr->count++)
 		if (read_sample(sr, sr->count, &sr->samples[sr->count]) < 0)
@@ -915,10 +922,10 @@ static int read_and_add_samples(struct read_state *st, struct pprof_file *f, siz
 	return status;
 }
 
-/* Room in the profile for what the file holds at most: a frame for each
- * line (or each location without one), each string as a name, a stack
- * for each sample, and for its frames a location per byte of it (most
- * are one frame, and no id is shorter). */
+/* Room in the profile for what the file holds: at most a frame for each
+ * line (or each location without one), each string as a name, and a stack
+ * for each sample; about a frame for each location id (most locations are
+ * one frame). */
 static void reserve_profile(struct profile *p, const struct pprof_file *f)
 {
 	struct profile_reserve more = { .stacks = f->sample_count };
@@ -926,7 +933,7 @@ static void reserve_profile(struct profile *p, const struct pprof_file *f)
 		more.frames += f->locations[i].line_count ? f->locations[i].line_count : 1;
 	for (size_t i = 0; i < f->string_count; i++)
 		more.name_bytes += f->strings[i].len + 1;
-	more.stack_frames = f->sample_bytes;
+	more.stack_frames = location_ids_about(f);
 	profile__reserve(p, &more);
 }
 
