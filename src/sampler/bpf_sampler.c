@@ -37,14 +37,14 @@
  * programs' threads are sampled too, 2 MB is some 200 ms of samples: time
  * for a flamekit that a loaded machine keeps off the CPU. When the kernel
  * walks the stacks, only what its walk cannot take is copied (1 to 2 % of
- * a build's samples; more while a new program's tables are made): a
- * quarter of that, 512 KB at least. User space is woken when a sixteenth of
- * it is full. */
+ * a build's samples; more while a new program's tables are made, in
+ * bursts: 256 KB a CPU lost some in two builds of six): half of that,
+ * 1 MB at least. User space is woken when a sixteenth of it is full. */
 static uint32_t samples_ring_bytes(bool kernel_walks)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	uint32_t per_cpu = kernel_walks ? 256u << 10 : 1u << 20;
-	uint32_t bytes = kernel_walks ? 512u << 10 : 2u << 20;
+	uint32_t per_cpu = kernel_walks ? 512u << 10 : 1u << 20;
+	uint32_t bytes = kernel_walks ? 1u << 20 : 2u << 20;
 	while (bytes < (64u << 20) && cpus > 0 && (uint64_t)bytes < (uint64_t)cpus * per_cpu)
 		bytes <<= 1;
 	return bytes;
@@ -864,8 +864,9 @@ static void read_waker(struct bpf_sampler *s, const struct record_key *key,
 	lookup_stack(s, key->waker_kernel_stack, kernel, RECORD_MAX_STACK_DEPTH, &out->kernel);
 }
 
-/* Keys read from `counts` per batch call. */
-#define READ_BATCH 4096
+/* Keys read from `counts` per batch call (96 KB of them: a batch's buffer
+ * is in the resident set at the run's end, its peak). */
+#define READ_BATCH 1024
 
 static uint64_t met_hash(const void *items, size_t index)
 {

@@ -69,9 +69,13 @@ struct known_binary {
  * the binary's symbols), by binary and address: a binary's frames recur
  * from stack to stack and from process to process (cc1's main in each
  * compiler of a build). Direct-mapped: a newer address takes an older
- * one's slot. Binaries live as long as the process_symbols.
+ * one's slot. Binaries live as long as the process_symbols. Sized by use:
+ * from NAME_CACHE_FIRST slots, doubled (and emptied) each time it has
+ * missed as many times as it has slots, up to NAME_CACHE_MOST (a short
+ * recording names a few hundred addresses, a build tens of thousands).
  */
-#define NAME_CACHE_SLOTS 16384
+#define NAME_CACHE_FIRST 1024
+#define NAME_CACHE_MOST 16384
 
 struct cached_name {
 	const struct binary *binary;  /* NULL: an empty slot */
@@ -82,7 +86,8 @@ struct cached_name {
 
 struct process_symbols {
 	struct pid_table processes;  /* of struct process */
-	struct cached_name *names;   /* NAME_CACHE_SLOTS; NULL until needed */
+	struct cached_name *names;   /* name_slots of them; NULL until needed */
+	size_t name_slots, name_misses;
 	struct known_binary *binaries;
 	size_t binary_count, binary_cap;
 	struct index_table binary_index;
@@ -558,17 +563,29 @@ static bool process__may_read_perf_map(struct process *p)
 	return true;
 }
 
+/* The cache's slot for a binary's address (see NAME_CACHE_FIRST). */
+static struct cached_name *name_slot(struct process_symbols *ps, const struct binary *binary,
+				     uint64_t vaddr)
+{
+	if (!ps->names || (ps->name_misses > ps->name_slots && ps->name_slots < NAME_CACHE_MOST)) {
+		size_t slots = ps->names ? ps->name_slots * 2 : NAME_CACHE_FIRST;
+		free(ps->names);
+		ps->names = fk_calloc(slots, sizeof(*ps->names));
+		ps->name_slots = slots;
+		ps->name_misses = 0;
+	}
+	return &ps->names[index_table__mix((uintptr_t)binary ^ vaddr) & (ps->name_slots - 1)];
+}
+
 static void lookup_in(struct process_symbols *ps, struct process *p, const struct mapping *m,
 		      uint64_t addr, struct symbol_lookup *out)
 {
 	*out = (struct symbol_lookup){ NULL, SYMBOL_FOUND, NULL, false };
 	if (m && m->binary) {
 		uint64_t vaddr = binary__vaddr(m->binary, addr - m->start + m->offset);
-		if (!ps->names)
-			ps->names = fk_calloc(NAME_CACHE_SLOTS, sizeof(*ps->names));
-		struct cached_name *c = &ps->names[index_table__mix((uintptr_t)m->binary ^ vaddr) &
-						   (NAME_CACHE_SLOTS - 1)];
+		struct cached_name *c = name_slot(ps, m->binary, vaddr);
 		if (c->binary != m->binary || c->vaddr != vaddr) {
+			ps->name_misses++;
 			c->binary = m->binary;
 			c->vaddr = vaddr;
 			c->name = binary__name(m->binary, vaddr, ps->fetch, &c->miss);
