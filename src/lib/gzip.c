@@ -376,16 +376,21 @@ static bool read_index(const uint8_t *gz, size_t len, size_t **packed_at, size_t
 	*raw_at = fk_calloc(n + 1, sizeof(**raw_at));
 	size_t at = HEADER_FIXED + 2 + xlen, raw = 0;
 	const uint8_t *entry = gz + HEADER_FIXED + EXTRA_HEAD;
+	bool possible = true;
 	for (size_t i = 0; i < n; i++, entry += INDEX_ENTRY) {
 		(*packed_at)[i] = at;
 		(*raw_at)[i] = raw;
-		at += get_le(entry, 4);
-		raw += get_le(entry + 4, 4);
+		size_t packed = get_le(entry, 4), unpacked = get_le(entry + 4, 4);
+		/* deflate makes at most 1032 bytes of one: a larger claim is
+		 * not to be allocated for */
+		possible &= unpacked <= packed * 1032 + 64;
+		at += packed;
+		raw += unpacked;
 	}
 	(*packed_at)[n] = at;
 	(*raw_at)[n] = raw;
 	*count = n;
-	return at + sizeof final_block + TRAILER == len &&
+	return possible && at + sizeof final_block + TRAILER == len &&
 	       memcmp(gz + at, final_block, sizeof final_block) == 0 &&
 	       get_le(gz + len - 4, 4) == (uint32_t)raw;
 }
