@@ -206,6 +206,19 @@ static void compress_queued(struct gzip_parts *g, bool wait)
 		deflateEnd(&c.z);
 }
 
+/* Threads to start beside the caller's for `jobs` jobs that the caller
+ * works on too: one CPU but one, up to HELPERS_MOST, no more than jobs - 1. */
+static unsigned helpers_for(size_t jobs)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t want = cpus > 1 ? (size_t)cpus - 1 : 0;
+	if (want > HELPERS_MOST)
+		want = HELPERS_MOST;
+	if (jobs && want > jobs - 1)
+		want = jobs - 1;
+	return (unsigned)want;
+}
+
 static void *helper(void *arg)
 {
 	compress_queued(arg, true);
@@ -218,11 +231,9 @@ struct gzip_parts *gzip_parts__start(void)
 	pthread_mutex_init(&g->lock, NULL);
 	pthread_cond_init(&g->queued, NULL);
 	pthread_cond_init(&g->done, NULL);
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned want = cpus > 1 ? (unsigned)cpus - 1 : 0;
-	if (want > HELPERS_MOST)
-		want = HELPERS_MOST;
-	/* none started (one CPU, or no thread): the caller compresses them all */
+	/* the parts are not known yet (0: any number); none started (one
+	 * CPU, or no thread): the caller compresses them all */
+	unsigned want = helpers_for(0);
 	while (g->helper_count < want &&
 	       pthread_create(&g->helpers[g->helper_count], NULL, helper, g) == 0)
 		g->helper_count++;
@@ -347,9 +358,9 @@ static void *inflate_parts(void *arg)
 		bool ok = d && libdeflate_deflate_decompress(d, scratch, len + sizeof final_block,
 							     j->text + j->raw_at[i], size, &got) ==
 			LIBDEFLATE_SUCCESS && got == size;
-		if (ok)
+		if (ok) {
 			j->crcs[i] = libdeflate_crc32(0, j->text + j->raw_at[i], size);
-		if (!ok) {
+		} else {
 			pthread_mutex_lock(&j->lock);
 			j->failed = true;
 			pthread_mutex_unlock(&j->lock);
@@ -406,11 +417,8 @@ int gzip__inflate_indexed(const void *gz, size_t len, char **text, size_t *text_
 					 .crcs = fk_calloc(count, sizeof(uint32_t)) };
 		pthread_mutex_init(&j.lock, NULL);
 		pthread_t threads[HELPERS_MOST];
-		unsigned started = 0;
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		while (j.text && started < HELPERS_MOST && started + 1 < count &&
-		       (long)started + 1 < cpus &&
-		       pthread_create(&threads[started], NULL, inflate_parts, &j) == 0)
+		unsigned started = 0, want = j.text ? helpers_for(count) : 0;
+		while (started < want && pthread_create(&threads[started], NULL, inflate_parts, &j) == 0)
 			started++;
 		if (j.text)
 			inflate_parts(&j);
