@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../lib/index_table.h"
 #include "../lib/pid_table.h"
@@ -16,6 +17,24 @@
 #define CACHE_SLOTS 4096
 /* Frames kept per stack: a recursion 250 deep and some. */
 #define MAX_FRAMES 1024
+
+#define NO_HANDOVER SIZE_MAX
+/* How many times libdwfl may step a frame for the tables in one stack. */
+#define MAX_HANDOVERS 8
+
+/* What the tables' walk needs of a frame: its pc (as found: a return
+ * address, or the sampled pc of frame 0), sp and rbp. */
+struct frame_state {
+	uint64_t pc, sp, bp;
+};
+
+/* A binary's image without section headers, for libdw (see headless()). */
+struct headless_image {
+	const void *key;            /* process_module.key */
+	Elf *elf;                   /* NULL: the binary is given as it is */
+	void *image;
+	size_t size;
+};
 
 /* A binary as reported to a Dwfl, at its bias. */
 struct reported_module {
@@ -62,12 +81,20 @@ struct user_unwinder {
 	uint64_t read_end;          /* past the highest stack word read */
 	uint64_t *pcs;
 	size_t pc_count, pc_max;
+	bool record_reads;          /* the tables' walk notes its reads too (a mixed walk) */
+	size_t handover;            /* libdwfl stops after stepping this frame (NO_HANDOVER: never) */
+	bool handed_over;           /* and it did: resume holds the frame after it */
+	struct frame_state resume;
+	struct frame_state stuck;   /* the frame the tables could not step */
+	const struct frame_state *start;  /* libdwfl's first frame (NULL: the sampled registers) */
 
 	struct unwind_table_source tables;  /* table_at NULL: none */
 	struct cache_entry *cache;
 	struct user_unwinder_stats stats;
 	struct unwind_stop *stops;
 	size_t stop_count, stop_cap;
+	struct headless_image *headless;
+	size_t headless_count, headless_cap;
 };
 
 /* A module's ELF when libdwfl first needs it (its unwind table): the one
@@ -83,20 +110,81 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_A
 	return -1;
 }
 
-static bool has_section(Elf *elf, const char *name)
+/* Whether elf has a section named name; *after: one named after_name came
+ * before it (may be NULL). */
+static bool has_section(Elf *elf, const char *name, const char *after_name, bool *after)
 {
 	size_t strings;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 
+	if (after)
+		*after = false;
 	if (elf_getshdrstrndx(elf, &strings) != 0)
 		return false;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		const char *n = gelf_getshdr(scn, &shdr) ? elf_strptr(elf, strings, shdr.sh_name) : NULL;
 		if (n && strcmp(n, name) == 0)
 			return true;
+		if (n && after && strcmp(n, after_name) == 0)
+			*after = true;
 	}
 	return false;
+}
+
+static bool has_eh_frame_segment(Elf *elf)
+{
+	size_t count;
+	GElf_Phdr phdr;
+
+	if (elf_getphdrnum(elf, &count) != 0)
+		return false;
+	for (size_t i = 0; i < count; i++)
+		if (gelf_getphdr(elf, (int)i, &phdr) && phdr.p_type == PT_GNU_EH_FRAME)
+			return true;
+	return false;
+}
+
+/*
+ * libdw (0.188) finds a binary's .eh_frame_hdr, the sorted table of its
+ * FDEs, by its section only when it comes before .eh_frame, as GNU ld puts
+ * it. After it (lld's order: libLLVM, libclang-cpp), libdw reads .eh_frame
+ * FDE by FDE from its start to find an address, and keeps every FDE read:
+ * 5 MB read and 100,000 FDEs kept by each process whose walk goes through
+ * one. With no section headers, libdw takes the table from the
+ * PT_GNU_EH_FRAME segment instead. So such a binary is given to libdwfl as
+ * a copy-on-write mapping of its file whose header lists no sections (one
+ * per binary, shared by every Dwfl as the binary's own Elf is); NULL for
+ * any other.
+ */
+static Elf *headless(struct user_unwinder *u, const struct process_module *m)
+{
+	for (size_t i = 0; i < u->headless_count; i++)
+		if (u->headless[i].key == m->key)
+			return u->headless[i].elf;
+	struct headless_image h = { m->key, NULL, MAP_FAILED, 0 };
+	GElf_Ehdr ehdr;
+	bool hdr_after_eh_frame;
+	if (m->elf && m->fd >= 0 && elf_rawfile(m->elf, &h.size) && gelf_getehdr(m->elf, &ehdr) &&
+	    ehdr.e_ident[EI_CLASS] == ELFCLASS64 &&
+	    has_section(m->elf, ".eh_frame_hdr", ".eh_frame", &hdr_after_eh_frame) &&
+	    hdr_after_eh_frame && has_eh_frame_segment(m->elf))
+		h.image = mmap(NULL, h.size, PROT_READ | PROT_WRITE, MAP_PRIVATE, m->fd, 0);
+	if (h.image != MAP_FAILED) {
+		Elf64_Ehdr *header = h.image;
+		header->e_shoff = 0;
+		header->e_shnum = 0;
+		header->e_shstrndx = SHN_UNDEF;
+		h.elf = elf_memory(h.image, h.size);
+		if (!h.elf) {
+			munmap(h.image, h.size);
+			h.image = MAP_FAILED;
+		}
+	}
+	u->headless = fk_grow(u->headless, &u->headless_cap, u->headless_count + 1,
+			      sizeof(*u->headless));
+	u->headless[u->headless_count++] = h;
+	return h.elf;
 }
 
 /*
@@ -112,7 +200,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *name,
 	Dwarf_Addr bias;
 	Elf *elf = dwfl_module_getelf(mod, &bias);
 
-	if (elf && has_section(elf, ".eh_frame"))
+	/* (a headless image has .eh_frame, in PT_GNU_EH_FRAME's segment) */
+	if (elf && (has_section(elf, ".eh_frame", NULL, NULL) || has_eh_frame_segment(elf)))
 		return -1;
 	return debuginfo__find_local(mod, userdata, name, base, file_name, debuglink_file,
 				     debuglink_crc, debuginfo_file_name);
@@ -141,13 +230,15 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
 	return true;
 }
 
-/* Memory is the copied stack; anything else ends the walk. */
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+/*
+ * The stack word at addr from the copy into *value, noting how far the walk
+ * read (and the word, when record: a cached walk is checked against them);
+ * false outside the copy, noting when more copy would have held it.
+ */
+static bool stack_word(struct user_unwinder *u, const struct unwind_input *in, uint64_t addr,
+		       uint64_t *value, bool record)
 {
-	struct user_unwinder *u = arg;
-	const struct unwind_input *in = u->input;
 	uint64_t sp = in->regs[7];
-	(void)dwfl;
 
 	if (addr < sp || addr - sp > in->stack_size || in->stack_size - (addr - sp) < 8) {
 		/* above the copy, within what a copy can hold: the stack goes on
@@ -157,13 +248,26 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 			u->read_failed = true;
 		return false;
 	}
-	uint64_t value;
-	memcpy(&value, in->stack + (addr - sp), sizeof(value));
-	*result = value;
+	memcpy(value, in->stack + (addr - sp), sizeof(*value));
 	if (addr + 8 > u->read_end)
 		u->read_end = addr + 8;
-	u->reads = fk_grow(u->reads, &u->read_cap, u->read_count + 1, sizeof(*u->reads));
-	u->reads[u->read_count++] = (struct stack_read){ (uint32_t)(addr - sp), value };
+	if (record) {
+		u->reads = fk_grow(u->reads, &u->read_cap, u->read_count + 1, sizeof(*u->reads));
+		u->reads[u->read_count++] = (struct stack_read){ (uint32_t)(addr - sp), *value };
+	}
+	return true;
+}
+
+/* Memory is the copied stack; anything else ends the walk. */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct user_unwinder *u = arg;
+	uint64_t value;
+	(void)dwfl;
+
+	if (!stack_word(u, u->input, addr, &value, true))
+		return false;
+	*result = value;
 	return true;
 }
 
@@ -171,6 +275,15 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct user_unwinder *u = arg;
 	Dwarf_Word regs[USER_UNWINDER_REGS];
+
+	if (u->start) {
+		/* a caller's frame: rbp and sp, and the call (its return address less one) */
+		Dwarf_Word bp_sp[2] = { u->start->bp, u->start->sp };
+		if (!dwfl_thread_state_registers(thread, 6, 2, bp_sp))
+			return false;
+		dwfl_thread_state_register_pc(thread, u->start->pc - 1);
+		return true;
+	}
 
 	for (int i = 0; i < USER_UNWINDER_REGS; i++)
 		regs[i] = u->input->regs[i];
@@ -200,39 +313,34 @@ void user_unwinder__use_tables(struct user_unwinder *u, const struct unwind_tabl
 	u->tables = *source;
 }
 
-/* The stack word at addr from the copy into *value: false outside it. */
-static bool copied_word(const struct unwind_input *in, uint64_t addr, uint64_t *value)
-{
-	uint64_t sp = in->regs[7];
-
-	if (addr < sp || in->stack_size < 8 || addr - sp > in->stack_size - 8)
-		return false;
-	memcpy(value, in->stack + (addr - sp), sizeof(*value));
-	return true;
-}
+/* How a walk with the tables ended. */
+enum table_walk_end {
+	TABLES_DONE,        /* at the root, or as deep as asked */
+	TABLES_STUCK,       /* the last frame in u->pcs is not theirs to step (a binary
+			     * without a table, a FALLBACK row): libdwfl's */
+	TABLES_COPY_END,    /* a word the step needs is outside the copy */
+};
 
 /*
- * Walks in's stack with the kernel's tables, by the rules the kernel's
- * walk follows (src/bpf/unwind.bpf.h, record.h's RECORD_UNWIND_*), into
- * u->pcs; *read_end: past the highest word read. False when the tables do
- * not take it to its root (a binary without one, a FALLBACK row, a word
- * outside the copy): libdwfl walks it then.
+ * Walks in's stack from frame u->pc_count, whose state is at, with the
+ * kernel's tables, by the rules the kernel's walk follows
+ * (src/bpf/unwind.bpf.h, record.h's RECORD_UNWIND_*), into u->pcs.
  */
-static bool walk_with_tables(struct user_unwinder *u, const struct unwind_input *in,
-			     uint64_t *read_end)
+static enum table_walk_end walk_with_tables(struct user_unwinder *u, const struct unwind_input *in,
+					    struct frame_state at_frame)
 {
-	uint64_t pc = in->regs[16], sp = in->regs[7], bp = in->regs[6];
+	uint64_t pc = at_frame.pc, sp = at_frame.sp, bp = at_frame.bp;
 	struct unwind_table_at at = { 0 };
 
-	*read_end = 0;
-	for (u->pc_count = 0; u->pc_count < u->pc_max;) {
+	while (u->pc_count < u->pc_max) {
 		uint64_t frame = u->pc_count ? pc - 1 : pc;  /* a return address: the call's */
 		u->pcs[u->pc_count++] = frame;
+		u->stuck = (struct frame_state){ pc, sp, bp };
 		if ((frame < at.start || frame >= at.end) &&
 		    !u->tables.table_at(u->tables.arg, in->pid, frame, in->time, &at))
-			return false;
+			return TABLES_STUCK;
 		if (frame - at.bias > UINT32_MAX)
-			return false;
+			return TABLES_STUCK;
 		struct record_unwind_row found;
 		const struct record_unwind_row *row =
 			unwind_table_file__row(at.table, (uint32_t)(frame - at.bias), &found) ?
@@ -240,13 +348,13 @@ static bool walk_with_tables(struct user_unwinder *u, const struct unwind_input 
 		uint64_t cfa, ra, saved;
 		switch (row ? row->kind & RECORD_UNWIND_CFA_MASK : RECORD_UNWIND_FALLBACK) {
 		case RECORD_UNWIND_END:
-			return true;
+			return TABLES_DONE;
 		case RECORD_UNWIND_NO_CFI:
 			if (bp == 0)
-				return true;
+				return TABLES_DONE;
 			cfa = bp + 16;
-			if (!copied_word(in, bp, &saved))
-				return false;
+			if (!stack_word(u, in, bp, &saved, u->record_reads))
+				return TABLES_COPY_END;
 			bp = saved;
 			break;
 		case RECORD_UNWIND_CFA_RSP:
@@ -260,25 +368,20 @@ static bool walk_with_tables(struct user_unwinder *u, const struct unwind_input 
 			      ((pc & 15) >= (uint8_t)row->rbp_off ? 8 : 0);
 			break;
 		default:
-			return false;
+			return TABLES_STUCK;
 		}
-		if (row->kind & RECORD_UNWIND_RBP_SAVED) {
-			uint64_t where = cfa + (uint64_t)((int64_t)row->rbp_off * 8);
-			if (!copied_word(in, where, &bp))
-				return false;
-			if (where + 8 > *read_end)
-				*read_end = where + 8;
-		}
-		if (!copied_word(in, cfa - 8, &ra))
-			return false;
-		if (cfa > *read_end)
-			*read_end = cfa;
+		if ((row->kind & RECORD_UNWIND_RBP_SAVED) &&
+		    !stack_word(u, in, cfa + (uint64_t)((int64_t)row->rbp_off * 8), &bp,
+				u->record_reads))
+			return TABLES_COPY_END;
+		if (!stack_word(u, in, cfa - 8, &ra, u->record_reads))
+			return TABLES_COPY_END;
 		if (ra == 0)
-			return true;
+			return TABLES_DONE;
 		pc = ra;
 		sp = cfa;
 	}
-	return true;  /* as deep as asked */
+	return TABLES_DONE;
 }
 
 /* Counts a sample whose walk stopped early (stop NULL: it did not). */
@@ -324,6 +427,12 @@ void user_unwinder__free(struct user_unwinder *u)
 	if (!u)
 		return;
 	pid_table__release(&u->processes, unwind_process__free);
+	for (size_t i = 0; i < u->headless_count; i++)
+		if (u->headless[i].elf) {
+			elf_end(u->headless[i].elf);
+			munmap(u->headless[i].image, u->headless[i].size);
+		}
+	free(u->headless);
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		cache_entry__clear(&u->cache[i]);
 	free(u->cache);
@@ -407,7 +516,8 @@ static bool process__report(struct user_unwinder *u, struct unwind_process *p)
 		void **userdata;
 		if (!mod || !dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
 			continue;
-		*userdata = modules[i].elf;
+		Elf *headless_elf = headless(u, &modules[i]);
+		*userdata = headless_elf ? headless_elf : modules[i].elf;
 		p->modules = fk_grow(p->modules, &p->module_cap, p->module_count + 1,
 				     sizeof(*p->modules));
 		p->modules[p->module_count++] = (struct reported_module){ modules[i].key,
@@ -422,14 +532,23 @@ static bool process__report(struct user_unwinder *u, struct unwind_process *p)
 	return p->attached;
 }
 
+/* Each frame libdwfl finds; after the frame it was to step for the tables,
+ * it stops with the state of the next (its sp and rbp known) in u->resume. */
 static int on_frame(Dwfl_Frame *state, void *arg)
 {
 	struct user_unwinder *u = arg;
 	Dwarf_Addr pc;
+	Dwarf_Word sp, bp;
 	bool activation;
 
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
+	if (u->handover != NO_HANDOVER && u->pc_count == u->handover + 1 && !activation &&
+	    dwfl_frame_reg(state, 7, &sp) == 0 && dwfl_frame_reg(state, 6, &bp) == 0) {
+		u->resume = (struct frame_state){ pc, sp, bp };
+		u->handed_over = true;
+		return DWARF_CB_ABORT;
+	}
 	/* a return address is after the call: name the call's function */
 	if (!activation && pc > 0)
 		pc--;
@@ -481,11 +600,21 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 	if (max == 0)
 		return 0;
 	u->pc_max = max < MAX_FRAMES ? max : MAX_FRAMES;
-	uint64_t read_end;
-	if (u->tables.table_at && walk_with_tables(u, in, &read_end)) {
+	u->input = in;
+	u->read_failed = false;
+	u->read_end = 0;
+	u->pc_count = 0;
+	u->read_count = 0;
+	/* noted for the cache, should libdwfl be needed */
+	u->record_reads = true;
+	struct frame_state sampled = { in->regs[16], in->regs[7], in->regs[6] };
+	enum table_walk_end tables = u->tables.table_at ? walk_with_tables(u, in, sampled) :
+		TABLES_STUCK;
+	if (u->tables.table_at && tables == TABLES_DONE) {
 		u->stats.table_walks++;
 		hand_frames_over(u, in, pcs);
-		*stack_end = stack_end_after(in, read_end);
+		*stack_end = stack_end_after(in, u->read_end);
+		u->input = NULL;
 		return u->pc_count;
 	}
 	if (cache_entry__matches(e, in, generation)) {
@@ -494,19 +623,51 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 		u->stats.cached++;
 		*stack_end = UINT64_MAX;  /* as it was */
 		count_stop(u, e->stopped ? &e->stop : NULL);
+		u->input = NULL;
 		return n;
 	}
 
+	/*
+	 * libdwfl steps the frame the tables could not, and the tables go on
+	 * from the frame after it. libdwfl walks from that frame with its pc,
+	 * sp and rbp; where the step needs more (ld.so's lazy-binding resolver:
+	 * rbx), from the sampled registers, and stops once past that frame. It
+	 * walks the whole stack only when the tables had none of it, or a step
+	 * needed a word outside the copy. (Each process reads its own unwind
+	 * data into libdw; libdw reads the .eh_frame of an lld-linked library,
+	 * whose .eh_frame_hdr comes after it, FDE by FDE from the start:
+	 * libLLVM's 5 MB, 100,000 FDEs kept.)
+	 */
 	struct unwind_process *p = process_for(u, in->pid);
-	u->input = in;
-	u->read_count = 0;
-	u->read_failed = false;
-	u->read_end = 0;
-	u->pc_count = 0;
 	int walked = -1;
-	if (process__report(u, p))
-		walked = dwfl_getthread_frames(p->dwfl, in->tid ? (pid_t)in->tid : (pid_t)in->pid,
-					       on_frame, u);
+	u->handover = u->tables.table_at && tables == TABLES_STUCK ? u->pc_count - 1 : NO_HANDOVER;
+	for (int handovers = 0; process__report(u, p); handovers++) {
+		pid_t tid = in->tid ? (pid_t)in->tid : (pid_t)in->pid;
+		if (handovers == MAX_HANDOVERS)
+			u->handover = NO_HANDOVER;
+		u->handed_over = false;
+		if (u->handover != NO_HANDOVER && u->handover > 0) {
+			u->pc_count = u->handover;
+			u->start = &u->stuck;
+			walked = dwfl_getthread_frames(p->dwfl, tid, on_frame, u);
+			u->start = NULL;
+		}
+		if (!u->handed_over) {
+			u->read_count = 0;
+			u->read_failed = false;
+			u->read_end = 0;
+			u->pc_count = 0;
+			walked = dwfl_getthread_frames(p->dwfl, tid, on_frame, u);
+			if (!u->handed_over)
+				break;
+		}
+		tables = walk_with_tables(u, in, u->resume);
+		walked = tables == TABLES_DONE ? 0 : -1;
+		if (tables != TABLES_STUCK)
+			break;
+		u->handover = u->pc_count - 1;
+	}
+	u->handover = NO_HANDOVER;
 	u->stats.walks++;
 	/* where a walk that did not reach the stack's root (an outermost frame
 	 * whose return address is undefined, as _start's and clone's are) gave up */
