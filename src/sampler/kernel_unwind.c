@@ -134,42 +134,57 @@ void kernel_unwind__free(struct kernel_unwind *ku)
 	free(ku);
 }
 
+/* Rows copied at once: a big table's (libLLVM's: 8 MB) is not held whole. */
+#define LOAD_ROWS 65536
+
 /* Writes a table's rows straight into unwind_rows' memory (the map is
- * mmapable: bpf_sampler.c) through a mapping of their pages only, let go
- * at once (its pages would count in our RSS). A batch update copies and
- * checks row by row: a second for a build's tables (cc1's, libLLVM's),
- * most of a recording's own CPU. 0, or -1: not mappable here. */
+ * mmapable: bpf_sampler.c), through a mapping of a block of their pages at
+ * a time, each let go at once (its pages would count in our RSS). A batch
+ * update copies and checks row by row: a second for a build's tables
+ * (cc1's, libLLVM's), most of a recording's own CPU. 0; -1: not mappable
+ * here (rows_written: none written); -2: the table could not be read. */
 static int write_table(struct kernel_unwind *ku, uint32_t first, const struct unwind_table *t)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t from = (size_t)first * sizeof(*t->rows), bytes = t->count * sizeof(*t->rows);
-	size_t begin = from & ~(page - 1), end = (from + bytes + page - 1) & ~(page - 1);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), row = sizeof(struct record_unwind_row);
 
-	void *rows = mmap(NULL, end - begin, PROT_READ | PROT_WRITE, MAP_SHARED, ku->rows_fd,
-			  (off_t)begin);
-	if (rows == MAP_FAILED)
-		return -1;
-	memcpy((char *)rows + (from - begin), t->rows, bytes);
-	munmap(rows, end - begin);
+	for (size_t done = 0; done < t->count;) {
+		size_t n = t->count - done < LOAD_ROWS ? t->count - done : LOAD_ROWS;
+		size_t from = (first + done) * row;
+		size_t begin = from & ~(page - 1), end = (from + n * row + page - 1) & ~(page - 1);
+		char *window = mmap(NULL, end - begin, PROT_READ | PROT_WRITE, MAP_SHARED,
+				    ku->rows_fd, (off_t)begin);
+		if (window == MAP_FAILED)
+			return done ? -2 : -1;
+		int err = unwind_table__read(t, done, (struct record_unwind_row *)(window + (from - begin)), n);
+		munmap(window, end - begin);
+		if (err)
+			return -2;
+		done += n;
+	}
 	return 0;
 }
 
 /* Loads a table's rows into unwind_rows from row first on; 0 or -1. */
 static int load_table(struct kernel_unwind *ku, uint32_t first, const struct unwind_table *t)
 {
-	if (t->count && write_table(ku, first, t) == 0)
-		return 0;
+	int written = t->count ? write_table(ku, first, t) : -1;
+	if (written != -1)
+		return written;
 	size_t batch = t->count < LOAD_BATCH ? t->count : LOAD_BATCH;
 	__u32 *keys = fk_calloc(batch, sizeof(*keys));
+	struct record_unwind_row *rows = fk_calloc(batch, sizeof(*rows));
 	int err = 0;
 
 	for (size_t done = 0; done < t->count && !err; done += batch) {
 		__u32 n = (__u32)(t->count - done < batch ? t->count - done : batch);
 		for (__u32 i = 0; i < n; i++)
 			keys[i] = (__u32)(first + done + i);
-		err = bpf_map_update_batch(ku->rows_fd, keys, t->rows + done, &n, NULL);
+		err = unwind_table__read(t, done, rows, n);
+		if (!err)
+			err = bpf_map_update_batch(ku->rows_fd, keys, rows, &n, NULL);
 	}
 	free(keys);
+	free(rows);
 	return err ? -1 : 0;
 }
 

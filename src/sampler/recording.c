@@ -429,6 +429,8 @@ int recording__forget_slices(struct recording *r, uint32_t slice)
 	if (r->slice_ns && slice != UINT32_MAX)
 		process_symbols__forget_exited(r->results.processes,
 					       r->start_ns + ((uint64_t)slice + 1) * r->slice_ns);
+	/* what naming the window and unwinding read of the binaries' files */
+	process_symbols__release_pages(r->results.processes);
 	return status;
 }
 

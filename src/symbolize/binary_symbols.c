@@ -33,6 +33,9 @@ struct binary {
 	size_t segment_count;
 	uint64_t image_low, image_high;  /* the loaded image's own addresses, pages whole */
 	bool symbols_loaded;     /* binary__load_symbols() ran */
+	bool in_memory;          /* elf is our own memory (the vDSO's image), not a file's */
+	Elf *symbol_files[3];    /* the mapped files the names are in (of dwfl) */
+	bool named_since_release;  /* binary__name() read pages since binary__release_pages() */
 	struct debuginfod_fetcher *fetch;  /* while the symbols load: where else to look */
 };
 
@@ -97,7 +100,7 @@ static bool in_file_mapping(const void *addr)
  * name used later faults its page in again. A big program's .symtab and
  * .strtab (node's: 20 MB) would otherwise stay resident to the end.
  */
-static void release_pages(Elf *elf)
+static void release_elf_pages(Elf *elf)
 {
 	size_t size;
 	char *raw = elf ? elf_rawfile(elf, &size) : NULL;
@@ -107,6 +110,17 @@ static void release_pages(Elf *elf)
 		return;
 	uintptr_t start = (uintptr_t)raw & ~(page - 1);
 	madvise((void *)start, size + ((uintptr_t)raw - start), MADV_DONTNEED);
+}
+
+void binary__release_pages(struct binary *b, bool only_if_named)
+{
+	if (only_if_named && !b->named_since_release)
+		return;
+	b->named_since_release = false;
+	if (!b->in_memory)
+		release_elf_pages(b->elf);
+	for (size_t f = 0; f < 3 && b->symbol_files[f]; f++)
+		release_elf_pages(b->symbol_files[f]);
 }
 
 /* Reads function symbols and loadable segments from an open ELF image. */
@@ -180,6 +194,8 @@ static void binary__load_symbols(struct binary *b)
 		*userdata = b;  /* for find_debuginfo() */
 	int count = module ? dwfl_module_getsymtab(module) : -1;
 	Elf *files[3] = { NULL };
+	if (count > 1)
+		symbol_table__reserve(&b->symbols, (size_t)count - 1);
 	for (int i = 1; i < count; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -197,12 +213,14 @@ static void binary__load_symbols(struct binary *b)
 		symbol_table__add(&b->symbols, addr, sym.st_size, name, GELF_ST_BIND(sym.st_info));
 	}
 	symbol_table__sort(&b->symbols);
+	size_t kept = 0;
 	for (size_t f = 0; f < 3 && files[f]; f++) {
 		size_t size;
 		const char *raw = elf_rawfile(files[f], &size);
 		if (raw && in_file_mapping(raw))
-			release_pages(files[f]);
+			b->symbol_files[kept++] = files[f];
 	}
+	binary__release_pages(b, false);
 }
 
 struct binary *binary__open(const char *path, const char *named, uint64_t dev, uint64_t inode)
@@ -254,6 +272,7 @@ struct binary *binary__open_vdso(void)
 	else if (fd >= 0)
 		close(fd);
 	b->elf = elf_memory((char *)(uintptr_t)start, end - start);
+	b->in_memory = true;
 	if (b->elf)
 		binary__read_elf(b);
 	return b;
@@ -308,11 +327,12 @@ const char *binary__name(struct binary *b, uint64_t vaddr, struct debuginfod_fet
 	struct symbol *s = NULL;
 	if (b->elf) {
 		b->fetch = fetch;
+		b->named_since_release = true;
 		binary__load_symbols(b);
 		b->fetch = NULL;
 		s = symbol_table__find(&b->symbols, vaddr);
 	}
 	if (miss)
 		*miss = s ? SYMBOL_FOUND : b->elf ? SYMBOL_NO_SYMBOL : SYMBOL_UNREADABLE;
-	return s ? symbol__name(s) : binary__unknown_name(b);
+	return s ? symbol_table__name(&b->symbols, s) : binary__unknown_name(b);
 }

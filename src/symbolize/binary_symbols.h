@@ -54,6 +54,12 @@ void binary__image(const struct binary *b, uint64_t *low, uint64_t *high);
 
 /* The address in the image's own layout that a file offset loads to. */
 uint64_t binary__vaddr(const struct binary *b, uint64_t file_offset);
+/* Gives back to the page cache the pages of b's files read so far (only if
+ * a name was looked up since the last call: only_if_named): they count in
+ * our resident set otherwise, a page for each name looked up, up to the
+ * whole of a big program's symbol tables, and libdwfl's reads of its
+ * .eh_frame. Names stay valid (a page read again is faulted in again). */
+void binary__release_pages(struct binary *b, bool only_if_named);
 /*
  * The function holding vaddr; else the frame text saying why there is none
  * ("[unknown:no-symbols NAME]", "[unknown:unreadable NAME]", NAME the file's

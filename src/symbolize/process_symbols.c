@@ -88,6 +88,7 @@ struct process_symbols {
 	struct pid_table processes;  /* of struct process */
 	struct cached_name *names;   /* name_slots of them; NULL until needed */
 	size_t name_slots, name_misses;
+	size_t named_since_release;  /* binary__name() calls since the pages were given back */
 	struct known_binary *binaries;
 	size_t binary_count, binary_cap;
 	struct index_table binary_index;
@@ -398,11 +399,11 @@ static void process__perf_map_path(const struct process *p, char *path, size_t s
 }
 
 /* Has the perf map this symbol already (the same start, size and name)? */
-static bool perf_map__has(const struct symbol_table *map, uint64_t start, uint64_t size,
+static bool perf_map__has(struct symbol_table *map, uint64_t start, uint64_t size,
 			  const char *name)
 {
 	struct symbol *s = symbol_table__find(map, start);
-	return s && s->addr == start && s->size == size && strcmp(symbol__name(s), name) == 0;
+	return s && s->addr == start && s->size == size && strcmp(symbol_table__name(map, s), name) == 0;
 }
 
 /* /tmp/perf-PID.map: "START SIZE name" per line, hex, as JITs write it,
@@ -563,6 +564,25 @@ static bool process__may_read_perf_map(struct process *p)
 	return true;
 }
 
+/* Names looked up in binaries between two givings back of the pages they
+ * read (each a page, mostly: 2 MB at most resident). */
+#define RELEASE_PAGES_EVERY 512
+
+static void release_pages(struct process_symbols *ps, bool only_if_named)
+{
+	ps->named_since_release = 0;
+	for (size_t i = 0; i < ps->binary_count; i++)
+		if (ps->binaries[i].binary)
+			binary__release_pages(ps->binaries[i].binary, only_if_named);
+	if (ps->vdso)
+		binary__release_pages(ps->vdso, only_if_named);
+}
+
+void process_symbols__release_pages(struct process_symbols *ps)
+{
+	release_pages(ps, false);
+}
+
 /* The cache's slot for a binary's address (see NAME_CACHE_FIRST). */
 static struct cached_name *name_slot(struct process_symbols *ps, const struct binary *binary,
 				     uint64_t vaddr)
@@ -589,6 +609,8 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 			c->binary = m->binary;
 			c->vaddr = vaddr;
 			c->name = binary__name(m->binary, vaddr, ps->fetch, &c->miss);
+			if (++ps->named_since_release == RELEASE_PAGES_EVERY)
+				release_pages(ps, true);
 		}
 		out->binary = binary__path(m->binary);
 		out->name = c->name;
@@ -614,16 +636,9 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 		out->name = m ? UNKNOWN_JIT : UNKNOWN;
 		return;
 	}
-	out->name = symbol__name(s);
 	out->jit = true;
-	if (!ps->jit_suffix)
-		return;
-	if (!s->annotated) {
-		struct buf b = BUF_INIT;
-		buf__printf(&b, "%s_[j]", out->name);
-		s->annotated = b.data;
-	}
-	out->name = s->annotated;
+	out->name = ps->jit_suffix ? symbol_table__annotated(&p->perf_map, s, "_[j]") :
+		symbol_table__name(&p->perf_map, s);
 }
 
 void process_symbols__lookup(struct process_symbols *ps, uint32_t pid, uint64_t addr,

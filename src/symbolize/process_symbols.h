@@ -97,6 +97,10 @@ void process_symbols__exit(struct process_symbols *ps, uint32_t pid, uint64_t ti
  * the names their perf maps gave, which are not valid after. Their
  * binaries stay open for the others that map them. */
 void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before);
+/* Gives back the pages of every binary's files that naming and unwinding
+ * read (binary__release_pages()): naming does it itself every few hundred
+ * names; a long run calls it after each window. */
+void process_symbols__release_pages(struct process_symbols *ps);
 
 /* What an address is: its function's name, or why it has none. */
 struct symbol_lookup {

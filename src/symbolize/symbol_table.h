@@ -3,16 +3,21 @@
  * perf map, and why a name may be missing.
  *
  *	struct symbol_table t = { 0 };
+ *	symbol_table__reserve(&t, n);                           // optional
  *	symbol_table__add(&t, addr, size, name, STB_GLOBAL);   // in any order
- *	symbol_table__sort(&t);                                 // once, after adding
+ *	symbol_table__sort(&t);                                 // after adding
  *	struct symbol *s = symbol_table__find(&t, addr);
- *	const char *name = s ? symbol__name(s) : NULL;
+ *	const char *name = s ? symbol_table__name(&t, s) : NULL;
  *	symbol_table__release(&t);
  *
  * Names are not copied: they must outlive the table (they point into a
  * mapped ELF file or a perf map's block of names). A name from
- * symbol__name() stays valid until symbol_table__release(). Sorting keeps
- * one symbol per address, the name perf would show (symbol_table.c).
+ * symbol_table__name() stays valid until symbol_table__release(), through
+ * later adds and sorts. Sorting keeps one symbol per address, the name
+ * perf would show (symbol_table.c).
+ *
+ * A symbol is 24 bytes (a big program has 150,000): the names made from
+ * it (demangled, annotated) are kept aside, for the few asked for.
  */
 #ifndef FLAMEKIT_SYMBOLIZE_SYMBOL_TABLE_H
 #define FLAMEKIT_SYMBOLIZE_SYMBOL_TABLE_H
@@ -20,6 +25,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../lib/index_table.h"
 
 /* Why an address has no name (as perf's dso__load errors say why a binary
  * gave none); each has its own frame text, see process_symbols.h. */
@@ -34,22 +41,30 @@ enum symbol_miss {
 };
 
 struct symbol {
-	uint64_t addr, size;
+	uint64_t addr;
 	const char *name;       /* not owned */
-	char *demangled;        /* made on first use; NULL: not yet or not mangled */
-	bool demangle_tried;
+	uint32_t size;          /* 0: it reaches to the next symbol */
 	unsigned char binding;  /* STB_*: which of several names of one address wins */
-	char *annotated;        /* a caller's decorated name (a JIT's "_[j]"), freed with the table */
 };
+
+/* A name made from a symbol's: see symbol_table.c. */
+struct made_name;
 
 struct symbol_table {
 	struct symbol *symbols;  /* sorted by addr after symbol_table__sort() */
 	size_t count, cap;
+	struct made_name *made;  /* names made so far, by (addr, name) */
+	size_t made_count, made_cap;
+	struct index_table made_index;
 };
 
+/* Room for n more symbols (a symbol table's count, say), so that adding
+ * does not double the array past what it needs. */
+void symbol_table__reserve(struct symbol_table *t, size_t n);
 void symbol_table__add(struct symbol_table *t, uint64_t addr, uint64_t size, const char *name,
 		       unsigned char binding);
-/* Sorts by address, keeping the better of several names of one address. */
+/* Sorts by address, keeping the better of several names of one address,
+ * and gives back the room left over. */
 void symbol_table__sort(struct symbol_table *t);
 /* The symbol holding addr (a size-0 symbol reaches to the next), or NULL. */
 struct symbol *symbol_table__find(const struct symbol_table *t, uint64_t addr);
@@ -57,6 +72,9 @@ void symbol_table__release(struct symbol_table *t);
 
 /* The name to show: C++ and Rust demangled (demangle.h), a .symtab version
  * suffix ("@@GLIBC_2.17") cut. */
-const char *symbol__name(struct symbol *s);
+const char *symbol_table__name(struct symbol_table *t, const struct symbol *s);
+/* That name with suffix after it (a JIT's "_[j]"); one suffix per table. */
+const char *symbol_table__annotated(struct symbol_table *t, const struct symbol *s,
+				    const char *suffix);
 
 #endif

@@ -208,6 +208,7 @@ int unwind_table__build(Elf *elf, struct unwind_table *out)
 
 	out->rows = NULL;
 	out->count = 0;
+	out->fd = -1;
 	if (!cfi) {
 		free(starts);
 		return -1;
@@ -263,8 +264,11 @@ const struct record_unwind_row *unwind_table__row(const struct unwind_table *t, 
 void unwind_table__release(struct unwind_table *t)
 {
 	free(t->rows);
+	if (t->fd >= 0)
+		close(t->fd);
 	t->rows = NULL;
 	t->count = 0;
+	t->fd = -1;
 }
 
 /* A cache file's first bytes; the row count follows, then the rows. The
@@ -310,21 +314,29 @@ static int open_cached(const char *path, uint64_t *count)
 	return -1;
 }
 
-static int read_cached(const char *path, struct unwind_table *out)
+static int find_cached(const char *path, struct unwind_table *out)
 {
 	uint64_t count;
 	int fd = open_cached(path, &count);
 
 	if (fd < 0)
 		return -1;
-	out->rows = fk_calloc(count, sizeof(*out->rows));
-	out->count = count;
-	ssize_t want = (ssize_t)(count * sizeof(*out->rows));
-	int err = pread(fd, out->rows, (size_t)want, CACHE_HEADER) == want ? 0 : -1;
-	close(fd);
-	if (err)
-		unwind_table__release(out);
-	return err;
+	*out = (struct unwind_table){ NULL, count, fd };
+	return 0;
+}
+
+int unwind_table__read(const struct unwind_table *t, size_t first, struct record_unwind_row *into,
+		       size_t n)
+{
+	if (first > t->count || n > t->count - first)
+		return -1;
+	if (t->rows) {
+		memcpy(into, t->rows + first, n * sizeof(*into));
+		return 0;
+	}
+	ssize_t want = (ssize_t)(n * sizeof(*into));
+	return pread(t->fd, into, (size_t)want, (off_t)(CACHE_HEADER + first * sizeof(*into))) ==
+		want ? 0 : -1;
 }
 
 /* Written whole under a temporary name, then renamed: a reader sees all or nothing. */
@@ -408,7 +420,7 @@ bool unwind_table_file__row(struct unwind_table_file *f, uint32_t own,
 		f->block = block;
 	}
 	const struct record_unwind_row *found = unwind_table__row(
-		&(struct unwind_table){ f->rows, rows }, own);
+		&(struct unwind_table){ f->rows, rows, -1 }, own);
 	if (!found)
 		return false;
 	*row = *found;
@@ -427,7 +439,7 @@ void unwind_table_file__close(struct unwind_table_file *f)
 int unwind_table__get(Elf *elf, const char *cache_dir, struct unwind_table *out)
 {
 	char *path = cache_dir ? cache_path(elf, cache_dir) : NULL;
-	int err = path ? read_cached(path, out) : -1;
+	int err = path ? find_cached(path, out) : -1;
 
 	if (err) {
 		err = unwind_table__build(elf, out);

@@ -35,8 +35,9 @@
 #include "../bpf/record.h"
 
 struct unwind_table {
-	struct record_unwind_row *rows;
+	struct record_unwind_row *rows;  /* NULL: they are in the cache's file, fd */
 	size_t count;
+	int fd;
 };
 
 int unwind_table__build(Elf *elf, struct unwind_table *out);
@@ -44,10 +45,16 @@ int unwind_table__build(Elf *elf, struct unwind_table *out);
  * (below the first row). */
 const struct record_unwind_row *unwind_table__row(const struct unwind_table *t, uint32_t own);
 /* The same, through a cache of tables by build id in cache_dir (made if
- * missing; NULL: none): a table built once is read from there by later
- * runs (a binary without a build id is built each time). A file that is
- * not whole is built again and replaced. */
+ * missing; NULL: none): a table built once is found there by later runs
+ * (a binary without a build id is built each time). A file that is not
+ * whole is built again and replaced. A table found is left in its file
+ * (rows NULL), for unwind_table__read(): libLLVM's is 8 MB, which a
+ * reader copies elsewhere, a block at a time. */
 int unwind_table__get(Elf *elf, const char *cache_dir, struct unwind_table *out);
+/* Rows [first, first + n) of a table, built or found, into `into`; 0 or -1
+ * (the file could not be read). */
+int unwind_table__read(const struct unwind_table *t, size_t first, struct record_unwind_row *into,
+		       size_t n);
 void unwind_table__release(struct unwind_table *t);
 
 /*
