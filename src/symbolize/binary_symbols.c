@@ -112,6 +112,11 @@ static void release_elf_pages(Elf *elf)
 	madvise((void *)start, size + ((uintptr_t)raw - start), MADV_DONTNEED);
 }
 
+void binary__forget_names(struct binary *b)
+{
+	symbol_table__forget_names(&b->symbols);
+}
+
 void binary__release_pages(struct binary *b, bool only_if_named)
 {
 	if (only_if_named && !b->named_since_release)

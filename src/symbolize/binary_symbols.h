@@ -60,6 +60,9 @@ uint64_t binary__vaddr(const struct binary *b, uint64_t file_offset);
  * whole of a big program's symbol tables, and libdwfl's reads of its
  * .eh_frame. Names stay valid (a page read again is faulted in again). */
 void binary__release_pages(struct binary *b, bool only_if_named);
+/* Frees the names binary__name() made (symbol_table__forget_names()): the
+ * names it gave are not valid after. */
+void binary__forget_names(struct binary *b);
 /*
  * The function holding vaddr; else the frame text saying why there is none
  * ("[unknown:no-symbols NAME]", "[unknown:unreadable NAME]", NAME the file's

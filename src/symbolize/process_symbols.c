@@ -583,6 +583,20 @@ void process_symbols__release_pages(struct process_symbols *ps)
 	release_pages(ps, false);
 }
 
+void process_symbols__forget_names(struct process_symbols *ps)
+{
+	free(ps->names);
+	ps->names = NULL;
+	ps->name_slots = ps->name_misses = 0;
+	for (size_t i = 0; i < ps->binary_count; i++)
+		if (ps->binaries[i].binary)
+			binary__forget_names(ps->binaries[i].binary);
+	if (ps->vdso)
+		binary__forget_names(ps->vdso);
+	for (size_t i = 0; i < ps->processes.count; i++)
+		symbol_table__forget_names(&((struct process *)ps->processes.records[i])->perf_map);
+}
+
 /* The cache's slot for a binary's address (see NAME_CACHE_FIRST). */
 static struct cached_name *name_slot(struct process_symbols *ps, const struct binary *binary,
 				     uint64_t vaddr)

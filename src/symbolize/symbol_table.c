@@ -103,7 +103,7 @@ struct symbol *symbol_table__find(const struct symbol_table *t, uint64_t addr)
 	return s->size == 0 || addr < s->addr + s->size ? s : NULL;
 }
 
-void symbol_table__release(struct symbol_table *t)
+void symbol_table__forget_names(struct symbol_table *t)
 {
 	for (size_t i = 0; i < t->made_count; i++) {
 		free(t->made[i].shown);
@@ -111,6 +111,13 @@ void symbol_table__release(struct symbol_table *t)
 	}
 	free(t->made);
 	index_table__release(&t->made_index);
+	t->made = NULL;
+	t->made_count = t->made_cap = 0;
+}
+
+void symbol_table__release(struct symbol_table *t)
+{
+	symbol_table__forget_names(t);
 	free(t->symbols);
 	*t = (struct symbol_table){ 0 };
 }

@@ -69,6 +69,9 @@ void symbol_table__sort(struct symbol_table *t);
 /* The symbol holding addr (a size-0 symbol reaches to the next), or NULL. */
 struct symbol *symbol_table__find(const struct symbol_table *t, uint64_t addr);
 void symbol_table__release(struct symbol_table *t);
+/* Frees the names symbol_table__name() and __annotated() made (a long run,
+ * after a window's names are copied out); they are made again if asked. */
+void symbol_table__forget_names(struct symbol_table *t);
 
 /* The name to show: C++ and Rust demangled (demangle.h), a .symtab version
  * suffix ("@@GLIBC_2.17") cut. */
