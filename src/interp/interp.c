@@ -160,36 +160,16 @@ void interp_session__exec(struct interp_session *s, uint32_t pid, uint64_t time)
 		look_at(s, p);
 }
 
-/* The pids a forget is for, sorted. */
-struct pid_set {
-	const uint32_t *pids;
-	size_t count;
-};
-
-static int compare_pids(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static bool in_pid_set(const void *record, void *arg)
-{
-	const struct pid_set *set = arg;
-	return bsearch(record, set->pids, set->count, sizeof(*set->pids), compare_pids) != NULL;
-}
-
 void interp_session__forget(struct interp_session *s, uint32_t *pids, size_t count)
 {
-	if (!interp_session__active(s) || count == 0)
+	if (!interp_session__active(s))
 		return;
-	qsort(pids, count, sizeof(*pids), compare_pids);
 	for (size_t i = 0; i < count; i++) {
 		struct process *p = pid_table__get(&s->processes, pids[i], 0, NULL);
 		if (p && p->state == PROCESS_ATTACHED)
 			interp_runtimes[p->runtime]->detach(s->runtimes[p->runtime], p->pid);
 	}
-	struct pid_set set = { pids, count };
-	pid_table__remove_if(&s->processes, in_pid_set, &set, free_process);
+	pid_table__remove_pids(&s->processes, pids, count, free_process);
 }
 
 void interp_session__fork(struct interp_session *s, uint32_t pid, uint32_t parent_pid)

@@ -77,3 +77,31 @@ void pid_table__remove_if(struct pid_table *t, bool (*gone)(const void *record, 
 		index_table__insert(&t->index, slot, i, record_hash_of, t->records);
 	}
 }
+
+static int compare_pids(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The pids a removal is for, sorted. */
+struct pid_set {
+	const uint32_t *pids;
+	size_t count;
+};
+
+static bool in_pid_set(const void *record, void *arg)
+{
+	const struct pid_set *set = arg;
+	return bsearch(record, set->pids, set->count, sizeof(*set->pids), compare_pids) != NULL;
+}
+
+void pid_table__remove_pids(struct pid_table *t, uint32_t *pids, size_t count,
+			    void (*free_record)(void *record))
+{
+	if (count == 0)
+		return;
+	qsort(pids, count, sizeof(*pids), compare_pids);
+	struct pid_set set = { pids, count };
+	pid_table__remove_if(t, in_pid_set, &set, free_record);
+}

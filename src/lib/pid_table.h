@@ -42,5 +42,8 @@ void *pid_table__get(struct pid_table *t, uint32_t pid, size_t record_size, bool
  * says is gone; the others keep their order. */
 void pid_table__remove_if(struct pid_table *t, bool (*gone)(const void *record, void *arg),
 			  void *arg, void (*free_record)(void *record));
+/* The same for the records of these pids (sorted in place). */
+void pid_table__remove_pids(struct pid_table *t, uint32_t *pids, size_t count,
+			    void (*free_record)(void *record));
 
 #endif

@@ -228,8 +228,7 @@ static int on_copied_sample(const struct copied_sample *sample, void *arg)
 /* Dwfls of processes that exited before the previous poll: their samples are in. */
 static void forget_exited(struct recording *r)
 {
-	for (size_t i = 0; i < r->exited_count; i++)
-		user_unwinder__forget(r->unwinder, r->exited[i]);
+	user_unwinder__forget(r->unwinder, r->exited, r->exited_count);
 	uint32_t *swap = r->exited;
 	size_t swap_cap = r->exited_cap;
 	r->exited = r->exiting;

@@ -456,9 +456,9 @@ static void process__drop_dwfl(struct unwind_process *p)
 	p->module_count = 0;
 }
 
-void user_unwinder__forget(struct user_unwinder *u, uint32_t pid)
+void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count)
 {
-	process__drop_dwfl(process_for(u, pid));
+	pid_table__remove_pids(&u->processes, pids, count, unwind_process__free);
 }
 
 static bool process__has_module(const struct unwind_process *p, const struct process_module *m)
