@@ -24,6 +24,7 @@
 #include "record_task.skel.h"
 #include "../lib/error.h"
 #include "../lib/index_table.h"
+#include "../lib/pid_table.h"
 #include "../lib/sysctl.h"
 #include "../lib/xalloc.h"
 #include "core_btf.h"
@@ -64,7 +65,12 @@ struct bpf_sampler {
 	bool attach_clock;                  /* sample_program on per-CPU perf events */
 	struct bpf_map *counts, *stacks, *stats, *pids, *tids, *new_pids, *samples;
 	struct bpf_map *sample_buffers, *stack_ends;
-	struct { uint32_t tid; uint64_t end; } *known_ends;  /* what stack_ends holds, mostly */
+	struct pid_table known_ends;        /* of struct known_end: what stack_ends holds */
+	/* the depth of each stack read since the last forget: it deletes those
+	 * without reading them again (record --every) */
+	struct stack_depth *depths;
+	size_t depth_count, depth_cap;
+	struct index_table depth_index;
 	struct bpf_map *cgroup_filter, *mntns_filter;
 	struct bpf_map *blocked, *wakers;
 	struct bpf_map *stack_generation;
@@ -406,6 +412,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	}
 
 	s = fk_calloc(1, sizeof(*s));
+	pid_table__init(&s->known_ends);
 	s->event = o->event && o->event->kind != EVENT_NONE ? o->event : NULL;
 	s->frequency = o->frequency;
 	s->period = s->event ? o->event_every : o->period;  /* a perf event's sample_period */
@@ -773,6 +780,39 @@ static size_t stack_chunk(const struct bpf_sampler *s)
 	       sizeof(__u64);
 }
 
+struct stack_depth {
+	uint64_t hash;
+	uint32_t depth;
+};
+
+static uint64_t depth_hash_of(const void *items, size_t index)
+{
+	return ((const struct stack_depth *)items)[index].hash;
+}
+
+/* The slot of hash in depth_index: its entry's, or the empty one to put it in. */
+static size_t depth_slot(struct bpf_sampler *s, uint64_t hash)
+{
+	if (!s->depth_index.slots)
+		index_table__init(&s->depth_index, 1024);
+	size_t slot = index_table__first(&s->depth_index, hash);
+	for (uint32_t at; (at = s->depth_index.slots[slot]) != 0;
+	     slot = index_table__next(&s->depth_index, slot))
+		if (s->depths[at - 1].hash == hash)
+			break;
+	return slot;
+}
+
+static void note_depth(struct bpf_sampler *s, uint64_t hash, uint32_t depth)
+{
+	size_t slot = depth_slot(s, hash);
+	if (s->depth_index.slots[slot])
+		return;
+	s->depths = fk_grow(s->depths, &s->depth_cap, s->depth_count + 1, sizeof(*s->depths));
+	s->depths[s->depth_count] = (struct stack_depth){ hash, depth };
+	index_table__insert(&s->depth_index, slot, s->depth_count++, depth_hash_of, s->depths);
+}
+
 /* Looks a stack up in the stacks map; buffer holds `frames` frames (at
  * least a value's). A stack deeper than a value (walked in the kernel) is
  * read on from its chunks, up to frames. */
@@ -791,6 +831,7 @@ static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack 
 		out->missed = true;
 		return;
 	}
+	note_depth(s, hash, buffer->depth);
 	size_t depth = buffer->depth;
 	if (depth <= chunk) {
 		out->depth = depth < s->max_stack_depth ? depth : s->max_stack_depth;
@@ -813,21 +854,40 @@ static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack 
 	out->depth = (uint32_t)depth;
 }
 
-#define KNOWN_ENDS 4096
+static int delete_keys(int fd, const void *keys, size_t key_size, size_t count);
+
+/* A thread's stack end as stack_ends holds it (0: deleted). */
+struct known_end {
+	uint32_t tid;
+	uint64_t end;
+};
 
 void bpf_sampler__set_stack_end(struct bpf_sampler *s, uint32_t tid, uint64_t end)
 {
-	if (!s->known_ends)
-		s->known_ends = fk_calloc(KNOWN_ENDS, sizeof(*s->known_ends));
-	size_t slot = (tid * 2654435761u) % KNOWN_ENDS;
-	if (s->known_ends[slot].tid == tid && s->known_ends[slot].end == end)
+	/* (no record: no end set, none to delete) */
+	struct known_end *k = pid_table__get(&s->known_ends, tid, end ? sizeof(*k) : 0, NULL);
+	if (!k || k->end == end)
 		return;
-	s->known_ends[slot].tid = tid;
-	s->known_ends[slot].end = end;
+	k->end = end;
 	if (end)
 		bpf_map__update_elem(s->stack_ends, &tid, sizeof(tid), &end, sizeof(end), BPF_ANY);
 	else
 		bpf_map__delete_elem(s->stack_ends, &tid, sizeof(tid), 0);
+}
+
+void bpf_sampler__forget_stack_ends(struct bpf_sampler *s, uint32_t *tids, size_t count)
+{
+	uint32_t *set = fk_calloc(count + 1, sizeof(*set));
+	size_t n = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		const struct known_end *k = pid_table__get(&s->known_ends, tids[i], 0, NULL);
+		if (k && k->end)
+			set[n++] = tids[i];
+	}
+	delete_keys(bpf_map__fd(s->stack_ends), set, sizeof(*set), n);
+	free(set);
+	pid_table__remove_pids(&s->known_ends, tids, count, NULL);
 }
 
 void bpf_sampler__kernel_stack(struct bpf_sampler *s, uint64_t hash, uint64_t *ips,
@@ -1071,50 +1131,121 @@ static void stack_hashes__add_waiting(struct stack_hashes *l, struct bpf_map *ma
 	}
 }
 
-/* Deletes a stored stack and the chunks a deep one continues in. */
-static void delete_stack(struct bpf_sampler *s, uint64_t hash, struct record_stack *buffer)
+#ifndef ENOTSUPP
+#define ENOTSUPP 524  /* (the kernel's own "not supported", as libbpf passes it on) */
+#endif
+
+/*
+ * Deletes these keys from a map: in batches where the kernel can (a key
+ * gone already is passed over), else one by one. 0, or -1 with errno (not
+ * ENOENT) where a delete failed.
+ */
+static int delete_keys(int fd, const void *keys, size_t key_size, size_t count)
+{
+	const char *at = keys;
+	bool batches = true;
+
+	for (size_t done = 0; done < count;) {
+		__u32 n = (__u32)(count - done < READ_BATCH ? count - done : READ_BATCH);
+		if (batches) {
+			int err = bpf_map_delete_batch(fd, at + done * key_size, &n, NULL);
+			done += n;
+			if (!err)
+				continue;
+			if (errno == ENOENT) {
+				done++;  /* (the one not there) */
+				continue;
+			}
+			if (n == 0 && (errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP ||
+				       errno == ENOTSUPP)) {
+				batches = false;  /* (a kernel without batch deletes) */
+				continue;
+			}
+			return -1;
+		}
+		if (bpf_map_delete_elem(fd, at + done * key_size) != 0 && errno != ENOENT)
+			return -1;
+		done++;
+	}
+	return 0;
+}
+
+/* The keys of a stored stack, and of the chunks a deep one continues in,
+ * onto doomed: its depth as read since the last forget, else read now. */
+static void doom_stack(struct bpf_sampler *s, uint64_t hash, struct record_stack *buffer,
+		       struct stack_hashes *doomed)
 {
 	size_t value_size = bpf_map__value_size(s->stacks), chunk = stack_chunk(s);
+	size_t slot = depth_slot(s, hash);
+	uint32_t at = s->depth_index.slots[slot];
+	uint32_t depth;
 
-	if (bpf_map__lookup_elem(s->stacks, &hash, sizeof(hash), buffer, value_size, 0))
+	if (at)
+		depth = s->depths[at - 1].depth;
+	else if (bpf_map__lookup_elem(s->stacks, &hash, sizeof(hash), buffer, value_size, 0) == 0)
+		depth = buffer->depth;
+	else
 		return;
-	for (size_t k = 1; k * chunk < buffer->depth; k++) {
-		__u64 key = record_mix(hash, k);
-		bpf_map__delete_elem(s->stacks, &key, sizeof(key), 0);
+	for (size_t k = 1; k * chunk < depth; k++)
+		stack_hashes__add(doomed, record_mix(hash, k));
+	stack_hashes__add(doomed, hash);
+}
+
+/* The counted keys, all of them, into *keys (the caller frees them). */
+static size_t gather_keys(int fd, struct record_key **keys)
+{
+	size_t count = 0, cap = 0;
+	__u64 *counts = fk_calloc(READ_BATCH, sizeof(*counts));
+	__u64 batch = 0;
+	void *in = NULL;
+
+	*keys = NULL;
+	for (;;) {
+		*keys = fk_grow(*keys, &cap, count + READ_BATCH, sizeof(**keys));
+		__u32 n = READ_BATCH;
+		int err = bpf_map_lookup_batch(fd, in, &batch, *keys + count, counts, &n, NULL);
+		if (err && errno != ENOENT && !in) {
+			/* (the kernel has no batch reads) */
+			struct record_key next, *previous = NULL;
+			while (bpf_map_get_next_key(fd, previous, &next) == 0) {
+				*keys = fk_grow(*keys, &cap, count + 1, sizeof(**keys));
+				(*keys)[count] = next;
+				previous = &(*keys)[count++];
+			}
+			break;
+		}
+		count += n;
+		if (err)
+			break;
+		in = &batch;
 	}
-	bpf_map__delete_elem(s->stacks, &hash, sizeof(hash), 0);
+	free(counts);
+	return count;
 }
 
 int bpf_sampler__forget_slices(struct bpf_sampler *s, uint32_t slice,
 			       const struct stack_hashes *held, const struct stack_hashes *dropped)
 {
-	struct stack_hashes used = { 0 }, unused = { 0 };
-	struct record_key key, next, *old = NULL;
-	size_t old_count = 0, old_cap = 0;
+	struct stack_hashes used = { 0 }, unused = { 0 }, doomed = { 0 };
+	struct record_key *keys;
 	int fd = bpf_map__fd(s->counts);
-	void *previous = NULL;
 	int status = 0;
 
 	/* the waiting keys first: one counted meanwhile is in `counts` then */
 	stack_hashes__add_waiting(&used, s->blocked, true);
 	stack_hashes__add_waiting(&used, s->wakers, false);
 	/* keys gathered first: deleting while walking would restart the walk */
-	while (bpf_map_get_next_key(fd, previous, &next) == 0) {
-		key = next;
-		previous = &key;
-		if (key.slice > slice) {
-			stack_hashes__add_key(&used, &key);
+	size_t count = gather_keys(fd, &keys), old = 0;
+	for (size_t i = 0; i < count; i++) {
+		if (keys[i].slice > slice) {
+			stack_hashes__add_key(&used, &keys[i]);
 			continue;
 		}
-		stack_hashes__add_key(&unused, &key);
-		old = fk_grow(old, &old_cap, old_count + 1, sizeof(*old));
-		old[old_count++] = key;
+		stack_hashes__add_key(&unused, &keys[i]);
+		keys[old++] = keys[i];
 	}
-	for (size_t i = 0; i < old_count; i++)
-		if (bpf_map_delete_elem(fd, &old[i]) != 0 && errno != ENOENT) {
-			status = error("could not drop a counted key: %s", strerror(errno));
-			break;
-		}
+	if (delete_keys(fd, keys, sizeof(*keys), old) != 0)
+		status = error("could not drop a counted key: %s", strerror(errno));
 	for (size_t i = 0; i < held->count; i++)
 		stack_hashes__add(&used, held->hashes[i]);
 	for (size_t i = 0; i < dropped->count; i++)
@@ -1125,12 +1256,19 @@ int bpf_sampler__forget_slices(struct bpf_sampler *s, uint32_t slice,
 	for (size_t i = 0; status == 0 && i < unused.count; i++) {
 		uint64_t hash = unused.hashes[i];
 		if ((i == 0 || hash != unused.hashes[i - 1]) && !stack_hashes__has(&used, hash))
-			delete_stack(s, hash, buffer);
+			doom_stack(s, hash, buffer, &doomed);
 	}
+	if (status == 0)
+		delete_keys(bpf_map__fd(s->stacks), doomed.hashes, sizeof(*doomed.hashes),
+			    doomed.count);
+	/* a stack kept may be read again: its depth is read with it then */
+	s->depth_count = 0;
+	index_table__release(&s->depth_index);
 	free(buffer);
-	free(old);
+	free(keys);
 	free(used.hashes);
 	free(unused.hashes);
+	free(doomed.hashes);
 	return status;
 }
 
@@ -1180,7 +1318,9 @@ void bpf_sampler__free(struct bpf_sampler *s)
 		return;
 	bpf_sampler__detach(s);
 	ring_buffer__free(s->ring);
-	free(s->known_ends);
+	pid_table__release(&s->known_ends, NULL);
+	free(s->depths);
+	index_table__release(&s->depth_index);
 	record_bpf__destroy(s->plain);
 	record_task_bpf__destroy(s->task);
 	free(s);

@@ -213,6 +213,8 @@ int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks 
 /* Tells the kernel side where tid's stack ends (copies stop there; 0: not
  * known, copy to the end of the mapping). Repeats are cheap. */
 void bpf_sampler__set_stack_end(struct bpf_sampler *s, uint32_t tid, uint64_t end);
+/* These threads exited: their ends go (tids is sorted in place). */
+void bpf_sampler__forget_stack_ends(struct bpf_sampler *s, uint32_t *tids, size_t count);
 /* A stack stored by hash: the kernel (or interpreter) stack a copied
  * sample names (leaf first), at most BPF_SAMPLER_MAX_STACK_DEPTH frames
  * into ips. */

@@ -229,6 +229,7 @@ static int on_copied_sample(const struct copied_sample *sample, void *arg)
 static void forget_exited(struct recording *r)
 {
 	user_unwinder__forget(r->unwinder, r->exited, r->exited_count);
+	bpf_sampler__forget_stack_ends(r->results.sampler, r->exited, r->exited_count);
 	uint32_t *swap = r->exited;
 	size_t swap_cap = r->exited_cap;
 	r->exited = r->exiting;
