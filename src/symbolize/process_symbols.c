@@ -89,6 +89,7 @@ struct process_symbols {
 	struct cached_name *names;   /* name_slots of them; NULL until needed */
 	size_t name_slots, name_misses;
 	size_t named_since_release;  /* binary__name() calls since the pages were given back */
+	uint64_t jvm_turns_seen;     /* when process_symbols__ask_jvms() last went through (ns) */
 	struct known_binary *binaries;
 	size_t binary_count, binary_cap;
 	struct index_table binary_index;
@@ -532,9 +533,16 @@ static void process__ask_jvm_on_schedule(struct process *p, uint64_t now)
 								     : JVM_MAX_INTERVAL_NS;
 }
 
+/* How often the JVMs' turns are looked at: the recording's loop turns at
+ * every ring wakeup, and going through every process each time showed. */
+#define JVM_TURNS_EVERY_NS 100000000u
+
 void process_symbols__ask_jvms(struct process_symbols *ps)
 {
 	uint64_t now = monotonic_ns();
+	if (now - ps->jvm_turns_seen < JVM_TURNS_EVERY_NS)
+		return;
+	ps->jvm_turns_seen = now;
 	for (size_t i = 0; i < ps->processes.count; i++)
 		process__ask_jvm_on_schedule(ps->processes.records[i], now);
 }
