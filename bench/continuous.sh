@@ -93,7 +93,7 @@ EOF
 		"$(awk -v c="$cpu" -v hz="$clk" -v w="$wall" 'BEGIN { print 100 * c / hz / w }')" \
 		"${rss[0]:-?}" "${rss[${#rss[@]}-1]:-?}" "$(printf '%s\n' "${rss[@]:-0}" | sort -n | tail -n 1)" \
 		"$expected" "$delivered" "$twice" $((expected - delivered))
-	echo "  RSS by window (MB): $(printf '%s\n' "${rss[@]:-0}" | awk '{ printf "%s%.1f", NR > 1 ? " " : "", $1 / 1024 }')"
+	echo "  RSS by window (MB): $(printf '%s\n' "${rss[@]:-0}" | awk '{ printf "%.1f ", $1 / 1024 }')"
 	echo "  last line: $(tail -n 1 "$dir/err")"
 }
 

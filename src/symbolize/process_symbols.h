@@ -99,12 +99,12 @@ void process_symbols__exit(struct process_symbols *ps, uint32_t pid, uint64_t ti
 void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before);
 /* Gives back the pages of every binary's files that naming and unwinding
  * read (binary__release_pages()): naming does it itself every few hundred
- * names; a long run calls it once a minute. */
+ * names; a long run calls it after each window. */
 void process_symbols__release_pages(struct process_symbols *ps);
 /* Frees the names lookups made (demangled, annotated) and the cache of
  * names: every name looked up so far is invalid after. A long run calls it
- * once a minute, between windows (whose profiles have copied their names):
- * else the names of every function ever sampled would pile up. */
+ * after each window, whose names the profile has copied: else the names of
+ * every function ever sampled would pile up. */
 void process_symbols__forget_names(struct process_symbols *ps);
 
 /* What an address is: its function's name, or why it has none. */
