@@ -10,10 +10,17 @@
 # over wall time, as a share of one CPU), its RSS sampled at each window
 # (first, last, most: flat means no growth from window to window), and the
 # windows expected, delivered once, delivered twice, and lost.
+# Before the runs, a warm-up of BENCH_WARMUP seconds (default 60: a few
+# builds) records the same way into the run's fresh cache directory: the
+# unwind tables of every binary the builds run are built then, once per
+# binary and host as an agent's first minutes build them, and its own CPU
+# is printed apart; the runs measure an agent that has been up since
+# (BENCH_WARMUP=0: none; the first run builds them).
 # Needs root (record), python3, make and cc.
 #
 #   sudo bench/continuous.sh           BENCH_SECONDS (600), BENCH_EVERY (10),
-#                                      BENCH_BUSY (1; 0: no builds)
+#                                      BENCH_BUSY (1; 0: no builds),
+#                                      BENCH_WARMUP (60)
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 FLAMEKIT=$TOP/build/flamekit
@@ -98,6 +105,14 @@ EOF
 }
 
 echo "record -F 99 --every $EVERY --push (loopback receiver), whole machine, $SECONDS_RUN s each"
+warmup=${BENCH_WARMUP:-60}
+if (( warmup > 0 )); then
+	mkdir -p "$work/warmup"
+	/usr/bin/time -f '%U %S' -o "$work/warmup/time" "$FLAMEKIT" record -F 99 --every "$EVERY" \
+		--outdir "$work/warmup" "$warmup" 2> "$work/warmup/err"
+	echo "warm-up, ${warmup} s (unwind tables built: $(ls "$work/cache/unwind" 2> /dev/null | wc -l)):" \
+		"own CPU $(awk '{ printf "%.2f s", $1 + $2 }' "$work/warmup/time")"
+fi
 printf '%-22s %7s  %8s %8s %8s  %4s %9s %5s %4s\n' run "own CPU" "RSS1 kB" "RSSn kB" "RSSmax" windows delivered twice lost
 run "receiver up" 0 0
 third=$((SECONDS_RUN * 35 / 100))
