@@ -39,6 +39,15 @@
 # one that matches none is a failure.
 set -u
 shopt -s nullglob
+# Signals ignored by whatever started the suite (nohup, a background job of
+# a script, Python, which ignores SIGPIPE) stay ignored in every child, and
+# a shell cannot set them back; the cases expect their defaults (a SIGINT
+# that ends flamekit, a SIGPIPE that ends a writer silently): the suite runs
+# again with them at their defaults.
+if [[ -z ${TESTS_SIGNALS_DEFAULT:-} ]]; then
+	export TESTS_SIGNALS_DEFAULT=1
+	exec env --default-signal=HUP,INT,QUIT,PIPE,TERM bash "$0" "$@"
+fi
 BUILD=$(cd "${1:-build}" && pwd)
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 
