@@ -862,11 +862,38 @@ struct known_end {
 	uint64_t end;
 };
 
+/* Stack ends kept at most: a copied sample read after its thread's exit was
+ * forgotten sets an end again, and 45 processes a second on a build made
+ * thousands. Past it, all are dropped, and learnt again from later copies. */
+#define KNOWN_ENDS_MOST 8192
+
+static void forget_all_stack_ends(struct bpf_sampler *s)
+{
+	uint32_t *tids = fk_calloc(s->known_ends.count + 1, sizeof(*tids));
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->known_ends.count; i++) {
+		const struct known_end *k = s->known_ends.records[i];
+		if (k->end)
+			tids[n++] = k->tid;
+	}
+	delete_keys(bpf_map__fd(s->stack_ends), tids, sizeof(*tids), n);
+	free(tids);
+	pid_table__release(&s->known_ends, NULL);
+	pid_table__init(&s->known_ends);
+}
+
 void bpf_sampler__set_stack_end(struct bpf_sampler *s, uint32_t tid, uint64_t end)
 {
-	/* (no record: no end set, none to delete) */
-	struct known_end *k = pid_table__get(&s->known_ends, tid, end ? sizeof(*k) : 0, NULL);
-	if (!k || k->end == end)
+	struct known_end *k = pid_table__get(&s->known_ends, tid, 0, NULL);
+	if (!k && !end)
+		return;  /* no end set: none to delete */
+	if (!k) {
+		if (s->known_ends.count >= KNOWN_ENDS_MOST)
+			forget_all_stack_ends(s);
+		k = pid_table__get(&s->known_ends, tid, sizeof(*k), NULL);
+	}
+	if (k->end == end)
 		return;
 	k->end = end;
 	if (end)
