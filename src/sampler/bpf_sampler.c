@@ -66,8 +66,9 @@ struct bpf_sampler {
 	struct bpf_map *counts, *stacks, *stats, *pids, *tids, *new_pids, *samples;
 	struct bpf_map *sample_buffers, *stack_ends;
 	struct pid_table known_ends;        /* of struct known_end: what stack_ends holds */
-	/* the depth of each stack read since the last forget: it deletes those
-	 * without reading them again (record --every) */
+	/* record --every (time slices): the depth of each stack read since the
+	 * last forget, which deletes those without reading them again */
+	bool notes_depths;
 	struct stack_depth *depths;
 	size_t depth_count, depth_cap;
 	struct index_table depth_index;
@@ -413,6 +414,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 
 	s = fk_calloc(1, sizeof(*s));
 	pid_table__init(&s->known_ends);
+	s->notes_depths = o->slice_ns != 0;
 	s->event = o->event && o->event->kind != EVENT_NONE ? o->event : NULL;
 	s->frequency = o->frequency;
 	s->period = s->event ? o->event_every : o->period;  /* a perf event's sample_period */
@@ -831,7 +833,8 @@ static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack 
 		out->missed = true;
 		return;
 	}
-	note_depth(s, hash, buffer->depth);
+	if (s->notes_depths)
+		note_depth(s, hash, buffer->depth);
 	size_t depth = buffer->depth;
 	if (depth <= chunk) {
 		out->depth = depth < s->max_stack_depth ? depth : s->max_stack_depth;
@@ -872,15 +875,10 @@ static void forget_all_stack_ends(struct bpf_sampler *s)
 	uint32_t *tids = fk_calloc(s->known_ends.count + 1, sizeof(*tids));
 	size_t n = 0;
 
-	for (size_t i = 0; i < s->known_ends.count; i++) {
-		const struct known_end *k = s->known_ends.records[i];
-		if (k->end)
-			tids[n++] = k->tid;
-	}
-	delete_keys(bpf_map__fd(s->stack_ends), tids, sizeof(*tids), n);
+	for (size_t i = 0; i < s->known_ends.count; i++)
+		tids[n++] = ((const struct known_end *)s->known_ends.records[i])->tid;
+	bpf_sampler__forget_stack_ends(s, tids, n);
 	free(tids);
-	pid_table__release(&s->known_ends, NULL);
-	pid_table__init(&s->known_ends);
 }
 
 void bpf_sampler__set_stack_end(struct bpf_sampler *s, uint32_t tid, uint64_t end)
