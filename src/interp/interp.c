@@ -32,6 +32,7 @@ struct process {
 	unsigned tries;
 	char *why;                   /* PROCESS_REFUSED's reason */
 	uint64_t python_mapped;      /* when it last mapped a file named python* (ns) */
+	uint64_t exited;             /* when it exited (ns); 0: alive, as far as told */
 };
 
 struct tally {
@@ -160,16 +161,38 @@ void interp_session__exec(struct interp_session *s, uint32_t pid, uint64_t time)
 		look_at(s, p);
 }
 
-void interp_session__forget(struct interp_session *s, uint32_t *pids, size_t count)
+void interp_session__exit(struct interp_session *s, uint32_t pid, uint64_t time)
 {
 	if (!interp_session__active(s))
 		return;
-	for (size_t i = 0; i < count; i++) {
-		struct process *p = pid_table__get(&s->processes, pids[i], 0, NULL);
-		if (p && p->state == PROCESS_ATTACHED)
-			interp_runtimes[p->runtime]->detach(s->runtimes[p->runtime], p->pid);
-	}
-	pid_table__remove_pids(&s->processes, pids, count, free_process);
+	struct process *p = pid_table__get(&s->processes, pid, 0, NULL);
+	if (p)
+		p->exited = time;
+}
+
+struct exited_before {
+	struct interp_session *session;
+	uint64_t before;
+};
+
+/* pid_table__remove_if()'s test: gone before the time, detached if attached */
+static bool exited_before(const void *record, void *arg)
+{
+	const struct process *p = record;
+	const struct exited_before *e = arg;
+	if (!p->exited || p->exited >= e->before)
+		return false;
+	if (p->state == PROCESS_ATTACHED)
+		interp_runtimes[p->runtime]->detach(e->session->runtimes[p->runtime], p->pid);
+	return true;
+}
+
+void interp_session__forget_exited(struct interp_session *s, uint64_t before)
+{
+	struct exited_before e = { s, before };
+
+	if (interp_session__active(s))
+		pid_table__remove_if(&s->processes, exited_before, &e, free_process);
 }
 
 void interp_session__fork(struct interp_session *s, uint32_t pid, uint32_t parent_pid)
@@ -178,6 +201,10 @@ void interp_session__fork(struct interp_session *s, uint32_t pid, uint32_t paren
 
 	if (!interp_session__active(s))
 		return;
+	/* a pid used again: the new process is not the one that exited */
+	struct process *old = pid_table__get(&s->processes, pid, 0, NULL);
+	if (old)
+		old->exited = 0;
 	struct process *parent = pid_table__get(&s->processes, parent_pid, 0, NULL);
 	/* a child of a process looked at and found no interpreter's (a shell,
 	 * make) starts as that: not read from /proc/PID/maps at its first

@@ -97,10 +97,12 @@ void interp_session__exec(struct interp_session *s, uint32_t pid, uint64_t time)
 /* pid was forked by parent_pid: a child of a process running none of the
  * runtimes runs none either, until it execs or maps one. */
 void interp_session__fork(struct interp_session *s, uint32_t pid, uint32_t parent_pid);
-/* These processes exited and their samples are named (record --every: a
- * window written): what was known of them goes (their runtimes detached).
- * pids is sorted in place. */
-void interp_session__forget(struct interp_session *s, uint32_t *pids, size_t count);
+/* pid exited at time (ns, the task events' clock). */
+void interp_session__exit(struct interp_session *s, uint32_t pid, uint64_t time);
+/* The processes that exited before `before` have their samples named
+ * (record --every: a window written): what was known of them goes (their
+ * runtimes detached). */
+void interp_session__forget_exited(struct interp_session *s, uint64_t before);
 /* pid mapped path at time: a runtime's library may have come (looked at again). */
 void interp_session__mapped(struct interp_session *s, uint32_t pid, const char *path,
 			    uint64_t time);

@@ -29,11 +29,6 @@
  * for this long at most; the rest is dropped, and counted as lost. */
 #define RECORDING_FINAL_DRAIN_NS 2000000000ull
 
-struct pid_exit {
-	uint32_t pid;
-	uint64_t time;
-};
-
 struct recording {
 	struct recording_results results;   /* sampler, counts, processes, unwinder live here */
 	bool per_thread;
@@ -45,8 +40,6 @@ struct recording {
 	struct user_counts *counts;
 	uint32_t *exited, *exiting;         /* pids whose Dwfl goes after the next poll */
 	size_t exited_count, exited_cap, exiting_count, exiting_cap;
-	struct pid_exit *interp_exits;      /* pids the interpreter session knows, gone */
-	size_t interp_exit_count, interp_exit_cap;
 	uint64_t *pcs;                      /* one sample's frames */
 	uint64_t drain_until;               /* CLOCK_MONOTONIC ns: unwind no later */
 	bool drop_late;                     /* after drain_until drop the rest, do not stop */
@@ -98,23 +91,15 @@ static void on_task_fork(uint32_t pid, uint32_t parent_pid, uint64_t time, void 
 {
 	struct recording *r = arg;
 	process_symbols__fork(r->results.processes, pid, parent_pid, time);
-	/* a pid used again: the new process is not the one that exited */
-	for (size_t i = 0; i < r->interp_exit_count; i++)
-		if (r->interp_exits[i].pid == pid && r->interp_exits[i].time <= time)
-			r->interp_exits[i] = r->interp_exits[--r->interp_exit_count];
 	interp_session__fork(r->results.interp, pid, parent_pid);
 }
 
 static void on_task_exit(uint32_t pid, uint64_t time, void *arg)
 {
 	struct recording *r = arg;
+	/* both forgotten once the window it ended in is written (record --every) */
 	process_symbols__exit(r->results.processes, pid, time);
-	/* forgotten once the window it ended in is written (record --every) */
-	if (r->slice_ns && interp_session__active(r->results.interp)) {
-		r->interp_exits = fk_grow(r->interp_exits, &r->interp_exit_cap,
-					  r->interp_exit_count + 1, sizeof(*r->interp_exits));
-		r->interp_exits[r->interp_exit_count++] = (struct pid_exit){ pid, time };
-	}
+	interp_session__exit(r->results.interp, pid, time);
 	if (!r->unwinder)
 		return;
 	r->exiting = fk_grow(r->exiting, &r->exiting_cap, r->exiting_count + 1,
@@ -443,22 +428,10 @@ int recording__forget_slices(struct recording *r, uint32_t slice)
 	if (r->counts)
 		user_counts__forget_through(r->counts, slice);
 	/* the processes gone before the window's end are in no later one */
-	if (r->slice_ns && slice != UINT32_MAX)
-		process_symbols__forget_exited(r->results.processes,
-					       r->start_ns + ((uint64_t)slice + 1) * r->slice_ns);
-	/* the interpreter session's processes that exited in the window */
-	size_t kept = 0, gone = 0;
-	uint32_t *gone_pids = fk_calloc(r->interp_exit_count + 1, sizeof(*gone_pids));
-	for (size_t i = 0; i < r->interp_exit_count; i++) {
-		const struct pid_exit *e = &r->interp_exits[i];
-		if (slice == UINT32_MAX || e->time < r->start_ns + ((uint64_t)slice + 1) * r->slice_ns)
-			gone_pids[gone++] = e->pid;
-		else
-			r->interp_exits[kept++] = *e;
-	}
-	r->interp_exit_count = kept;
-	interp_session__forget(r->results.interp, gone_pids, gone);
-	free(gone_pids);
+	uint64_t window_end = slice == UINT32_MAX ? UINT64_MAX :
+		r->start_ns + ((uint64_t)slice + 1) * r->slice_ns;
+	process_symbols__forget_exited(r->results.processes, window_end);
+	interp_session__forget_exited(r->results.interp, window_end);
 	/* what naming the window and unwinding read of the binaries' files, and
 	 * the names made (the window's profile has its own copies). (Once a
 	 * minute instead saved a tenth of the CPU and let RSS climb by 13 MB
@@ -511,7 +484,6 @@ void recording__free(struct recording *r)
 	free(r->pcs);
 	free(r->exited);
 	free(r->exiting);
-	free(r->interp_exits);
 	process_symbols__free(r->results.processes);
 	interp_session__free(r->results.interp);
 	free(r);
