@@ -415,6 +415,47 @@ fleet_offcpu_test() {
 	fi
 }
 
+# --every lets a binary's symbols go after BINARY_IDLE_FORGETS (6) windows
+# that named nothing of it, and reads them again at its next name: a
+# program run, 9 s of nothing, the same program again: both runs' samples
+# are named (seventy, thirty), over windows 8 or more apart.
+fleet_names_again_test() {
+	local id=record/fleet-names-again dir=$fleet_dir/names-again err=$fleet_dir/names-again.err
+	local bin=$fleet_dir/fk-names-again
+	rm -rf "$dir"
+	if ! cc -O0 -fno-omit-frame-pointer -fno-inline -o "$bin" "$TOP/tests/workload/fk-7030.c" \
+		2> "$err"; then
+		fail "$id" "cannot build tests/workload/fk-7030.c: $(head -n 1 "$err")"
+		return
+	fi
+	if ! timeout -s KILL "$fleet_guard" "$BUILD/flamekit" record -F 199 --every 1 \
+		--outdir "$dir" --format folded -- sh -c '"$1" 0.6; sleep 9; "$1" 0.6' sh "$bin" \
+		2> "$err"; then
+		fail "$id" "$(grep -v '^libbpf' "$err" | tail -n 1)"
+		return
+	fi
+	# per window in order: its samples of the program, and those named
+	local f counts=()
+	for f in "$dir"/*.folded.gz; do
+		counts+=("$(gzip -dc "$f" | awk '/^fk-names-again;/ { n += $NF; if ($0 ~ /;(seventy|thirty) /) k += $NF }
+			END { printf "%d/%d\n", k, n }')")
+	done
+	local verdict
+	verdict=$(printf '%s\n' "${counts[@]}" | awk -F/ '
+		$2 > 0 { if (!gap && last && NR - last >= 8) gap = 1
+			 if (gap) { second += $2; named2 += $1 } else { first += $2; named1 += $1 }
+			 last = NR }
+		END { if (!gap) print "no gap of 8 windows between the runs";
+		      else if (first < 50 || second < 50) print "too few samples: " first " and " second;
+		      else if (named1 < 0.9 * first || named2 < 0.9 * second)
+			print "named: " named1 " of " first " before, " named2 " of " second " after" }')
+	if [[ -n $verdict ]]; then
+		fail "$id" "$verdict (windows: ${counts[*]})"
+	else
+		pass "$id"
+	fi
+}
+
 # A spool on a full filesystem (a tmpfs of 8 KiB, mounted in a mount
 # namespace of the test's own) with the backend down: sampling goes on to
 # the end, the windows not kept are said and counted as dropped.
@@ -454,7 +495,8 @@ fleet_spool_full_test() {
 
 record_fleet_tests() {
 	local ids=(fleet-pyroscope fleet-retry fleet-down fleet-kill9 fleet-spool-max fleet-otlp
-		fleet-401 fleet-outdir fleet-every-events fleet-every-offcpu fleet-spool-full) id any=
+		fleet-401 fleet-outdir fleet-every-events fleet-every-offcpu fleet-spool-full
+		fleet-names-again) id any=
 	for id in "${ids[@]}"; do wanted "record/$id" && any=1; done
 	[[ -n $any ]] || return 0
 	local why=""
@@ -484,5 +526,6 @@ record_fleet_tests() {
 	wanted record/fleet-every-events && fleet_events_test
 	wanted record/fleet-every-offcpu && fleet_offcpu_test
 	wanted record/fleet-spool-full && fleet_spool_full_test
+	wanted record/fleet-names-again && fleet_names_again_test
 	return 0
 }

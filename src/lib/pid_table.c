@@ -90,10 +90,15 @@ struct pid_set {
 	size_t count;
 };
 
+bool pid_table__sorted_has(const uint32_t *pids, size_t count, uint32_t pid)
+{
+	return bsearch(&pid, pids, count, sizeof(*pids), compare_pids) != NULL;
+}
+
 static bool in_pid_set(const void *record, void *arg)
 {
 	const struct pid_set *set = arg;
-	return bsearch(record, set->pids, set->count, sizeof(*set->pids), compare_pids) != NULL;
+	return pid_table__sorted_has(set->pids, set->count, *(const uint32_t *)record);
 }
 
 void pid_table__remove_pids(struct pid_table *t, uint32_t *pids, size_t count,

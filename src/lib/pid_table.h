@@ -45,5 +45,8 @@ void pid_table__remove_if(struct pid_table *t, bool (*gone)(const void *record, 
 /* The same for the records of these pids (sorted in place). */
 void pid_table__remove_pids(struct pid_table *t, uint32_t *pids, size_t count,
 			    void (*free_record)(void *record));
+/* Whether pid is among pids, sorted ascending (as pid_table__remove_pids()
+ * leaves them). */
+bool pid_table__sorted_has(const uint32_t *pids, size_t count, uint32_t pid);
 
 #endif

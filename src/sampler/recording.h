@@ -143,9 +143,10 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 /* record --every: drops the counted keys of slices up to `slice` (a window
  * written), in the kernel's map and in the user counts, and the stored
  * stacks no other key uses (bpf_sampler__forget_slices()), the processes
- * that exited before it ended, the names made and the pages of binaries'
- * files read (process_symbols__release_pages(), __forget_names()). While
- * sampling runs. 0, or -1 after an error line. */
+ * that exited before it ended (here and in the interpreter session), the
+ * names made, the symbols of binaries idle for some windows and the pages
+ * of binaries' files read (process_symbols__release_pages(),
+ * __forget_names()). While sampling runs. 0, or -1 after an error line. */
 int recording__forget_slices(struct recording *r, uint32_t slice);
 /* The sampler's stats so far, while sampling runs. */
 int recording__stats(struct recording *r, struct bpf_sampler_stats *stats);

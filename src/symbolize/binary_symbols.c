@@ -36,6 +36,7 @@ struct binary {
 	bool in_memory;          /* elf is our own memory (the vDSO's image), not a file's */
 	Elf *symbol_files[3];    /* the mapped files the names are in (of dwfl) */
 	bool named_since_release;  /* binary__name() read pages since binary__release_pages() */
+	unsigned idle_forgets;   /* binary__forget_names() calls since it last named */
 	struct debuginfod_fetcher *fetch;  /* while the symbols load: where else to look */
 };
 
@@ -112,9 +113,21 @@ static void release_elf_pages(Elf *elf)
 	madvise((void *)start, size + ((uintptr_t)raw - start), MADV_DONTNEED);
 }
 
+/* Lets go of the symbols binary__load_symbols() read (and their files). */
+static void binary__unload_symbols(struct binary *b)
+{
+	symbol_table__release(&b->symbols);
+	memset(b->symbol_files, 0, sizeof(b->symbol_files));
+	dwfl_end(b->dwfl);
+	b->dwfl = NULL;
+	b->symbols_loaded = false;
+}
+
 void binary__forget_names(struct binary *b)
 {
 	symbol_table__forget_names(&b->symbols);
+	if (b->dwfl && ++b->idle_forgets > BINARY_IDLE_FORGETS)
+		binary__unload_symbols(b);
 }
 
 void binary__release_pages(struct binary *b, bool only_if_named)
@@ -333,6 +346,7 @@ const char *binary__name(struct binary *b, uint64_t vaddr, struct debuginfod_fet
 	if (b->elf) {
 		b->fetch = fetch;
 		b->named_since_release = true;
+		b->idle_forgets = 0;
 		binary__load_symbols(b);
 		b->fetch = NULL;
 		s = symbol_table__find(&b->symbols, vaddr);

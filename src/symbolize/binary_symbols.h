@@ -61,7 +61,10 @@ uint64_t binary__vaddr(const struct binary *b, uint64_t file_offset);
  * .eh_frame. Names stay valid (a page read again is faulted in again). */
 void binary__release_pages(struct binary *b, bool only_if_named);
 /* Frees the names binary__name() made (symbol_table__forget_names()): the
- * names it gave are not valid after. */
+ * names it gave are not valid after. Its symbols go too once it has named
+ * nothing since the last BINARY_IDLE_FORGETS calls (a program not run for
+ * a while: read again at its next name). */
+#define BINARY_IDLE_FORGETS 6
 void binary__forget_names(struct binary *b);
 /*
  * The function holding vaddr; else the frame text saying why there is none

@@ -104,7 +104,9 @@ void process_symbols__release_pages(struct process_symbols *ps);
 /* Frees the names lookups made (demangled, annotated) and the cache of
  * names: every name looked up so far is invalid after. A long run calls it
  * after each window, whose names the profile has copied: else the names of
- * every function ever sampled would pile up. */
+ * every function ever sampled would pile up. The symbols of binaries that
+ * named nothing over the last calls go too (binary__forget_names()): else
+ * those of every program ever run would. */
 void process_symbols__forget_names(struct process_symbols *ps);
 
 /* What an address is: its function's name, or why it has none. */

@@ -458,7 +458,14 @@ static void process__drop_dwfl(struct unwind_process *p)
 
 void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count)
 {
+	if (count == 0)
+		return;
 	pid_table__remove_pids(&u->processes, pids, count, unwind_process__free);
+	/* their walks cannot come again: a build's compilers left a slot in
+	 * ten filled with theirs, and the cache's memory grew for minutes */
+	for (size_t i = 0; i < CACHE_SLOTS; i++)
+		if (u->cache[i].used && pid_table__sorted_has(pids, count, u->cache[i].pid))
+			cache_entry__clear(&u->cache[i]);
 }
 
 static bool process__has_module(const struct unwind_process *p, const struct process_module *m)

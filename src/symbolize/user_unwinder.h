@@ -104,8 +104,8 @@ void user_unwinder__use_tables(struct user_unwinder *u, const struct unwind_tabl
  * than the copy held, UINT64_MAX when it tells nothing new. */
 size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input *in,
 			     uint64_t *pcs, size_t max, uint64_t *stack_end);
-/* Lets go of what it knew of these processes, their Dwfls (they exited):
- * pids is sorted in place. */
+/* Lets go of what it knew of these processes, their Dwfls and cached
+ * walks (they exited): pids is sorted in place. */
 void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count);
 void user_unwinder__stats(const struct user_unwinder *u, struct user_unwinder_stats *stats);
 /* Where walks stopped early so far: *stops valid until the next unwind. */
