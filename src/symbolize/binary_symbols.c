@@ -187,8 +187,13 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
  * Reads the function symbols (see binary_symbols.h), the first time a name
  * is wanted: recording needs only the open file (and its unwind table), and
  * reading a big program's symbols (node's: 150,000) would hold up the
- * copied stacks. The Dwfl is kept: the names point into its files.
+ * copied stacks. The Dwfl is kept: the names point into its files, whose
+ * pages are given back every SYMBOLS_BETWEEN_RELEASES symbols read (or
+ * libLLVM's 1 MB of symbols and 3 MB of their names would all be resident
+ * for a moment).
  */
+#define SYMBOLS_BETWEEN_RELEASES 4096
+
 static void binary__load_symbols(struct binary *b)
 {
 	static const Dwfl_Callbacks callbacks = {
@@ -212,6 +217,7 @@ static void binary__load_symbols(struct binary *b)
 		*userdata = b;  /* for find_debuginfo() */
 	int count = module ? dwfl_module_getsymtab(module) : -1;
 	Elf *files[3] = { NULL };
+	size_t kept = 0;
 	if (count > 1)
 		symbol_table__reserve(&b->symbols, (size_t)count - 1);
 	for (int i = 1; i < count; i++) {
@@ -221,23 +227,22 @@ static void binary__load_symbols(struct binary *b)
 		Elf *elf;
 		const char *name = dwfl_module_getsym_info(module, i, &sym, &addr, &section_index,
 							   &elf, NULL);
+		if (i % SYMBOLS_BETWEEN_RELEASES == 0)
+			binary__release_pages(b, false);
 		if (!symbol_names_code(&sym, section_index, elf, name))
 			continue;
 		for (size_t f = 0; f < 3 && files[f] != elf; f++)
 			if (!files[f]) {
+				size_t size;
+				const char *raw = elf_rawfile(elf, &size);
 				files[f] = elf;
+				if (raw && in_file_mapping(raw))
+					b->symbol_files[kept++] = elf;
 				break;
 			}
 		symbol_table__add(&b->symbols, addr, sym.st_size, name, GELF_ST_BIND(sym.st_info));
 	}
 	symbol_table__sort(&b->symbols);
-	size_t kept = 0;
-	for (size_t f = 0; f < 3 && files[f]; f++) {
-		size_t size;
-		const char *raw = elf_rawfile(files[f], &size);
-		if (raw && in_file_mapping(raw))
-			b->symbol_files[kept++] = files[f];
-	}
 	binary__release_pages(b, false);
 }
 
