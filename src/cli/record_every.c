@@ -38,6 +38,8 @@
 
 /* Seconds after a window's end before it is read. */
 #define WINDOW_GRACE 0.25
+/* Allocations from this size up are mappings of their own (see record_every__run()). */
+#define EVERY_MMAP_THRESHOLD (128 << 10)
 
 struct every_run {
 	struct record_options *o;
@@ -212,6 +214,11 @@ int record_every__run(struct record_options *o)
 	uint32_t child_pid;
 	int status = EXIT_BAD_INPUT;
 
+	/* A window's big buffers (the name cache, the read batches, the encoded
+	 * profile) mapped and unmapped whole every time: glibc otherwise raises
+	 * its mmap threshold to the largest freed, and serves them from the
+	 * heap after, which then grows with its fragments over hours. */
+	mallopt(M_MMAP_THRESHOLD, EVERY_MMAP_THRESHOLD);
 	record__block_signals(&stop_signals, &original_mask);
 	/* the spool is checked (and locked) before anything starts */
 	if (o->push_url) {
