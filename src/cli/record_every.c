@@ -216,8 +216,8 @@ int record_every__run(struct record_options *o)
 
 	/* A window's big buffers (the name cache, the read batches, the encoded
 	 * profile) mapped and unmapped whole every time: glibc otherwise raises
-	 * its mmap threshold to the largest freed, and serves them from the
-	 * heap after, which then grows with its fragments over hours. */
+	 * its mmap threshold to the largest chunk freed, and serves them from
+	 * the heap after, leaving it fragmented. */
 	mallopt(M_MMAP_THRESHOLD, EVERY_MMAP_THRESHOLD);
 	record__block_signals(&stop_signals, &original_mask);
 	/* the spool is checked (and locked) before anything starts */
