@@ -456,6 +456,45 @@ fleet_names_again_test() {
 	fi
 }
 
+# --every closes a binary no process has mapped over BINARY_IDLE_FORGETS
+# (6) windows: ten programs, each a copy of its own deleted after it ran,
+# then 9 s of nothing; the recorder (the workload's parent) holds none of
+# them open then (it held every one: their disk space with them), and
+# their samples were named.
+fleet_binaries_closed_test() {
+	local id=record/fleet-binaries-closed dir=$fleet_dir/closed err=$fleet_dir/closed.err
+	local bin=$fleet_dir/fk-closed held=$fleet_dir/closed.held
+	rm -rf "$dir" "$held"
+	if ! cc -O0 -fno-omit-frame-pointer -fno-inline -o "$bin" "$TOP/tests/workload/fk-7030.c" \
+		2> "$err"; then
+		fail "$id" "cannot build tests/workload/fk-7030.c: $(head -n 1 "$err")"
+		return
+	fi
+	if ! timeout -s KILL "$fleet_guard" "$BUILD/flamekit" record -F 199 --every 1 \
+		--outdir "$dir" --format folded -- sh -c '
+			for i in 0 1 2 3 4 5 6 7 8 9; do
+				cp "$1" "$1-$i" && "$1-$i" 0.3; rm -f "$1-$i"
+			done
+			sleep 9
+			ls -l /proc/$PPID/fd | grep -c "fk-closed-" > "$2"' sh "$bin" "$held" \
+		2> "$err"; then
+		fail "$id" "$(grep -v '^libbpf' "$err" | tail -n 1)"
+		return
+	fi
+	local named
+	named=$(gzip -dc "$dir"/*.folded.gz | awk '/^fk-closed-/ { n += $NF; if ($0 ~ /;(seventy|thirty) /) k += $NF }
+		END { if (n < 200 || k < 0.9 * n) print "named " k " of " n " samples" }')
+	if [[ ! -s $held ]]; then
+		fail "$id" "the workload could not look at the recorder's descriptors"
+	elif [[ $(cat "$held") != 0 ]]; then
+		fail "$id" "$(cat "$held") of the ten deleted programs still open 9 s after the last ran"
+	elif [[ -n $named ]]; then
+		fail "$id" "$named"
+	else
+		pass "$id"
+	fi
+}
+
 # A spool on a full filesystem (a tmpfs of 8 KiB, mounted in a mount
 # namespace of the test's own) with the backend down: sampling goes on to
 # the end, the windows not kept are said and counted as dropped.
@@ -496,7 +535,7 @@ fleet_spool_full_test() {
 record_fleet_tests() {
 	local ids=(fleet-pyroscope fleet-retry fleet-down fleet-kill9 fleet-spool-max fleet-otlp
 		fleet-401 fleet-outdir fleet-every-events fleet-every-offcpu fleet-spool-full
-		fleet-names-again) id any=
+		fleet-names-again fleet-binaries-closed) id any=
 	for id in "${ids[@]}"; do wanted "record/$id" && any=1; done
 	[[ -n $any ]] || return 0
 	local why=""
@@ -527,5 +566,6 @@ record_fleet_tests() {
 	wanted record/fleet-every-offcpu && fleet_offcpu_test
 	wanted record/fleet-spool-full && fleet_spool_full_test
 	wanted record/fleet-names-again && fleet_names_again_test
+	wanted record/fleet-binaries-closed && fleet_binaries_closed_test
 	return 0
 }

@@ -56,3 +56,21 @@ void index_table__reserve(struct index_table *t, size_t more, index_hash_fn hash
 	if (size != t->size)
 		resize(t, size, hash_of, items);
 }
+
+void index_table__rebuild(struct index_table *t, size_t count, index_hash_fn hash_of,
+			  const void *items)
+{
+	size_t size = 16;
+	while (count * 2 > size)
+		size *= 2;
+	free(t->slots);
+	t->slots = fk_calloc(size, sizeof(*t->slots));
+	t->size = size;
+	t->used = count;
+	for (size_t i = 0; i < count; i++) {
+		size_t s = index_table__first(t, hash_of(items, i));
+		while (t->slots[s])
+			s = index_table__next(t, s);
+		t->slots[s] = (uint32_t)i + 1;
+	}
+}

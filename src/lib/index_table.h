@@ -37,6 +37,10 @@ void index_table__insert(struct index_table *t, size_t slot, size_t index,
  * time rehashes every item at each). */
 void index_table__reserve(struct index_table *t, size_t more, index_hash_fn hash_of,
 			  const void *items);
+/* Indexes items 0 .. count - 1 afresh: after the caller has removed some
+ * and moved the rest (the table keeps no keys to remove one by). */
+void index_table__rebuild(struct index_table *t, size_t count, index_hash_fn hash_of,
+			  const void *items);
 
 /* Spreads a key of few varying bits (a pid, an inode) over all 64 (the
  * finalizer of MurmurHash3), for keys that are not hashes already. */

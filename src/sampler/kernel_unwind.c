@@ -23,7 +23,7 @@
 
 /* A binary, by process_module.key: its table in the kernel, or none. */
 struct binary_table {
-	const void *key;
+	uint64_t key;
 	uint32_t id;                /* its first row in unwind_rows; RECORD_UNWIND_NO_TABLE: none */
 	uint32_t rows;
 };
@@ -35,7 +35,7 @@ struct binary_table {
  * for again once the builder has finished another table.
  */
 struct binary_view {
-	const void *key;
+	uint64_t key;
 	struct unwind_table_file *table;  /* NULL: not there */
 	uint64_t built;             /* the builder's count of jobs done when it was not */
 };
@@ -44,7 +44,7 @@ struct binary_view {
  * the builder's thread. */
 struct table_job {
 	struct record_unwind_file file;
-	const void *key;            /* process_module.key */
+	uint64_t key;               /* process_module.key */
 	int fd;                     /* the binary's, dup'ed: the builder's to close */
 	uint64_t vaddr;             /* an address of the binary the kernel met */
 	struct table_job *next;
@@ -80,9 +80,16 @@ struct kernel_unwind {
 
 static void *build_tables(void *arg);
 
+static void binary_view__close(struct binary_view *v)
+{
+	if (v->table)
+		unwind_table_file__close(v->table);
+	free(v->table);
+}
+
 static uint64_t binary_hash(const void *items, size_t index)
 {
-	return index_table__mix((uintptr_t)((const struct binary_table *)items)[index].key);
+	return index_table__mix(((const struct binary_table *)items)[index].key);
 }
 
 struct kernel_unwind *kernel_unwind__new(int rows_fd, int binaries_fd, int asked_fd,
@@ -121,11 +128,8 @@ void kernel_unwind__free(struct kernel_unwind *ku)
 	}
 	pthread_mutex_destroy(&ku->lock);
 	pthread_cond_destroy(&ku->wake);
-	for (size_t i = 0; i < ku->view_count; i++) {
-		if (ku->views[i].table)
-			unwind_table_file__close(ku->views[i].table);
-		free(ku->views[i].table);
-	}
+	for (size_t i = 0; i < ku->view_count; i++)
+		binary_view__close(&ku->views[i]);
 	free(ku->views);
 	index_table__release(&ku->view_index);
 	free(ku->binaries);
@@ -190,9 +194,9 @@ static int load_table(struct kernel_unwind *ku, uint32_t first, const struct unw
 
 /* The kernel table of a binary (key: process_module.key), built from elf
  * and loaded on first sight. The builder's. */
-static const struct binary_table *table_of(struct kernel_unwind *ku, const void *key, Elf *elf)
+static const struct binary_table *table_of(struct kernel_unwind *ku, uint64_t key, Elf *elf)
 {
-	uint64_t hash = index_table__mix((uintptr_t)key);
+	uint64_t hash = index_table__mix(key);
 	size_t slot = index_table__first(&ku->index, hash);
 	for (uint32_t at; (at = ku->index.slots[slot]) != 0; slot = index_table__next(&ku->index, slot))
 		if (ku->binaries[at - 1].key == key)
@@ -324,13 +328,13 @@ void kernel_unwind__add(struct kernel_unwind *ku, const struct record_unwind_mis
 
 static uint64_t view_hash(const void *items, size_t index)
 {
-	return index_table__mix((uintptr_t)((const struct binary_view *)items)[index].key);
+	return index_table__mix(((const struct binary_view *)items)[index].key);
 }
 
 /* The view of m's binary: found, or made now. */
 static struct binary_view *view_of(struct kernel_unwind *ku, const struct process_module *m)
 {
-	uint64_t hash = index_table__mix((uintptr_t)m->key);
+	uint64_t hash = index_table__mix(m->key);
 	size_t slot = index_table__first(&ku->view_index, hash);
 	for (uint32_t at; (at = ku->view_index.slots[slot]) != 0;
 	     slot = index_table__next(&ku->view_index, slot))
@@ -371,6 +375,27 @@ bool kernel_unwind__table_at(struct kernel_unwind *ku, uint32_t pid, uint64_t pc
 		return false;
 	*out = (struct unwind_table_at){ v->table, m.start, m.end, m.bias };
 	return true;
+}
+
+void kernel_unwind__forget(struct kernel_unwind *ku, const uint64_t *keys, size_t count)
+{
+	size_t kept = 0;
+
+	if (count == 0)
+		return;
+	for (size_t i = 0; i < ku->view_count; i++) {
+		bool gone = false;
+		for (size_t j = 0; j < count && !gone; j++)
+			gone = ku->views[i].key == keys[j];
+		if (gone)
+			binary_view__close(&ku->views[i]);
+		else
+			ku->views[kept++] = ku->views[i];
+	}
+	if (kept != ku->view_count) {
+		ku->view_count = kept;
+		index_table__rebuild(&ku->view_index, kept, view_hash, ku->views);
+	}
 }
 
 void kernel_unwind__stats(struct kernel_unwind *ku, struct kernel_unwind_stats *out)

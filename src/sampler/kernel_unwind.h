@@ -69,5 +69,10 @@ void kernel_unwind__stats(struct kernel_unwind *ku, struct kernel_unwind_stats *
  * (user_unwinder.h); false: none, or not yet. The caller's thread. */
 bool kernel_unwind__table_at(struct kernel_unwind *ku, uint32_t pid, uint64_t pc, uint64_t time,
 			     struct unwind_table_at *out);
+/* The binaries of these keys (process_module.key) are closed: lets go of
+ * their tables' files opened for kernel_unwind__table_at(). The caller's
+ * thread. (What the kernel has of them stays: its rows are the file's, by
+ * its identity.) */
+void kernel_unwind__forget(struct kernel_unwind *ku, const uint64_t *keys, size_t count);
 
 #endif

@@ -162,7 +162,7 @@ static void count_fallback(struct recording *r, const struct copied_sample *samp
 					       r->results.fallback_binary_count + 1,
 					       sizeof(*r->results.fallback_binaries));
 	r->results.fallback_binaries[r->results.fallback_binary_count++] =
-		(struct recording_fallback){ binary, 1 };
+		(struct recording_fallback){ binary ? fk_strdup(binary) : NULL, 1 };
 }
 
 static int on_copied_sample(const struct copied_sample *sample, void *arg)
@@ -438,6 +438,13 @@ int recording__forget_slices(struct recording *r, uint32_t slice)
 	 * over ten minutes of builds.) */
 	process_symbols__release_pages(r->results.processes);
 	process_symbols__forget_names(r->results.processes);
+	uint64_t *closed;
+	size_t closed_count = process_symbols__forget_binaries(r->results.processes, &closed);
+	if (r->unwinder)
+		user_unwinder__forget_modules(r->unwinder, closed, closed_count);
+	if (r->kernel_unwind)
+		kernel_unwind__forget(r->kernel_unwind, closed, closed_count);
+	free(closed);
 	return status;
 }
 
@@ -479,6 +486,8 @@ void recording__free(struct recording *r)
 	task_events__free(r->events);
 	user_unwinder__free(r->unwinder);
 	kernel_unwind__free(r->kernel_unwind);
+	for (size_t i = 0; i < r->results.fallback_binary_count; i++)
+		free((char *)r->results.fallback_binaries[i].binary);
 	free(r->results.fallback_binaries);
 	user_counts__free(r->counts);
 	free(r->pcs);

@@ -101,7 +101,7 @@ struct recording_end {
 /* Samples the kernel's walk left to the copy path (kernel_unwind), by the
  * binary it stopped in (NULL: a pc in none known here). */
 struct recording_fallback {
-	const char *binary;           /* the process symbols' path */
+	const char *binary;           /* the path the process mapped it by */
 	uint64_t samples;
 };
 

@@ -30,6 +30,7 @@ struct mapping {
 	uint64_t dev, inode;
 	char *path;              /* NULL: anonymous (JIT code, see perf_map) */
 	struct binary *binary;   /* opened once the process is sampled; NULL: anonymous */
+	uint64_t binary_id;      /* process_module.key of binary */
 	bool vdso;
 };
 
@@ -62,6 +63,9 @@ struct process {
 struct known_binary {
 	uint64_t dev, inode;
 	struct binary *binary;
+	uint64_t id;               /* process_module.key: never given to another */
+	unsigned unmapped_forgets; /* process_symbols__forget_binaries() calls that found
+				    * no process mapping it, in a row */
 };
 
 /*
@@ -93,7 +97,9 @@ struct process_symbols {
 	struct known_binary *binaries;
 	size_t binary_count, binary_cap;
 	struct index_table binary_index;
+	uint64_t last_binary_id;
 	struct binary *vdso;     /* our own vDSO: every process on this kernel maps the same */
+	uint64_t vdso_id;
 	bool vdso_tried;
 	bool jit_suffix;         /* names from perf maps end in _[j] */
 	struct debuginfod_fetcher *fetch;  /* debug files missing here: from there */
@@ -149,23 +155,29 @@ static uint64_t known_binary_hash_of(const void *items, size_t index)
 	return binary_key_hash(k->dev, k->inode);
 }
 
-static struct binary *binary_for(struct process_symbols *ps, uint32_t pid, uint64_t start,
-				 uint64_t end, const char *path, uint64_t dev, uint64_t inode)
+/* m's binary, opened now if it was not (m->binary_id too). */
+static void open_binary(struct process_symbols *ps, uint32_t pid, struct mapping *m)
 {
+	uint64_t dev = m->dev, inode = m->inode;
 	uint64_t hash = binary_key_hash(dev, inode);
 	size_t slot = index_table__first(&ps->binary_index, hash);
 	for (uint32_t at; (at = ps->binary_index.slots[slot]) != 0;
 	     slot = index_table__next(&ps->binary_index, slot)) {
 		const struct known_binary *k = &ps->binaries[at - 1];
-		if (k->dev == dev && k->inode == inode)
-			return k->binary;
+		if (k->dev == dev && k->inode == inode) {
+			m->binary = k->binary;
+			m->binary_id = k->id;
+			return;
+		}
 	}
 	/* The process's own view of the file first: it may be deleted, or in
 	 * another mount namespace (a container). Once it has exited, the path
 	 * as seen from here. */
 	char where[4200];
+	const char *path = m->path;
 	struct binary *b;
-	snprintf(where, sizeof where, "/proc/%u/map_files/%" PRIx64 "-%" PRIx64, pid, start, end);
+	snprintf(where, sizeof where, "/proc/%u/map_files/%" PRIx64 "-%" PRIx64, pid, m->start,
+		 m->end);
 	b = binary__open(where, path, dev, inode);
 	if (!binary__readable(b)) {
 		binary__free(b);
@@ -178,10 +190,12 @@ static struct binary *binary_for(struct process_symbols *ps, uint32_t pid, uint6
 	}
 	ps->binaries = fk_grow(ps->binaries, &ps->binary_cap, ps->binary_count + 1,
 			       sizeof(*ps->binaries));
-	ps->binaries[ps->binary_count] = (struct known_binary){ dev, inode, b };
+	ps->binaries[ps->binary_count] = (struct known_binary){ dev, inode, b,
+								++ps->last_binary_id, 0 };
 	index_table__insert(&ps->binary_index, slot, ps->binary_count++, known_binary_hash_of,
 			    ps->binaries);
-	return b;
+	m->binary = b;
+	m->binary_id = ps->last_binary_id;
 }
 
 /* Our own vDSO: the kernel maps the same image into every process. */
@@ -190,6 +204,7 @@ static struct binary *vdso(struct process_symbols *ps)
 	if (!ps->vdso_tried) {
 		ps->vdso_tried = true;
 		ps->vdso = binary__open_vdso();
+		ps->vdso_id = ++ps->last_binary_id;
 	}
 	return ps->vdso;
 }
@@ -198,10 +213,12 @@ static void mapping__open(struct process_symbols *ps, uint32_t pid, struct mappi
 {
 	if (m->binary)
 		return;
-	if (m->vdso)
+	if (m->vdso) {
 		m->binary = vdso(ps);
-	else if (m->path)
-		m->binary = binary_for(ps, pid, m->start, m->end, m->path, m->dev, m->inode);
+		m->binary_id = ps->vdso_id;
+	} else if (m->path) {
+		open_binary(ps, pid, m);
+	}
 }
 
 static void process__add_mapping(struct process_symbols *ps, struct process *p,
@@ -213,6 +230,7 @@ static void process__add_mapping(struct process_symbols *ps, struct process *p,
 	*added = *m;
 	added->path = m->path ? fk_strdup(m->path) : NULL;
 	added->binary = NULL;
+	added->binary_id = 0;
 	p->generation++;
 	if (m->path && jvm_attach__is_hotspot(m->path))
 		p->jvm = true;
@@ -224,7 +242,8 @@ static void process__add_mapping(struct process_symbols *ps, struct process *p,
 static void mapping__init(struct mapping *m, uint64_t start, uint64_t end, uint64_t offset,
 			  uint64_t dev, uint64_t inode, const char *path, uint64_t time)
 {
-	*m = (struct mapping){ start, end, offset, time, dev, inode, NULL, NULL, false };
+	*m = (struct mapping){ .start = start, .end = end, .offset = offset, .time = time,
+			       .dev = dev, .inode = inode };
 	if (strcmp(path, "[vdso]") == 0)
 		m->vdso = true;
 	else if (path[0] == '/' && inode != 0)
@@ -605,6 +624,60 @@ void process_symbols__forget_names(struct process_symbols *ps)
 		symbol_table__forget_names(&((struct process *)ps->processes.records[i])->perf_map);
 }
 
+static int compare_pointers(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+	return (x > y) - (x < y);
+}
+
+/* The binaries that some process known now has mapped, sorted (the caller frees). */
+static struct binary **mapped_binaries(struct process_symbols *ps, size_t *count)
+{
+	struct binary **mapped = NULL;
+	size_t cap = 0;
+
+	*count = 0;
+	for (size_t i = 0; i < ps->processes.count; i++) {
+		const struct process *p = ps->processes.records[i];
+		for (size_t j = 0; j < p->mapping_count; j++) {
+			if (!p->mappings[j].binary)
+				continue;
+			mapped = fk_grow(mapped, &cap, *count + 1, sizeof(*mapped));
+			mapped[(*count)++] = p->mappings[j].binary;
+		}
+	}
+	if (*count)
+		qsort(mapped, *count, sizeof(*mapped), compare_pointers);
+	return mapped;
+}
+
+size_t process_symbols__forget_binaries(struct process_symbols *ps, uint64_t **keys)
+{
+	size_t mapped_count, kept = 0, gone = 0, cap = 0;
+	struct binary **mapped = mapped_binaries(ps, &mapped_count);
+
+	*keys = NULL;
+	for (size_t i = 0; i < ps->binary_count; i++) {
+		struct known_binary k = ps->binaries[i];
+		if (mapped_count && bsearch(&k.binary, mapped, mapped_count, sizeof(*mapped),
+					    compare_pointers))
+			k.unmapped_forgets = 0;
+		else if (++k.unmapped_forgets > BINARY_IDLE_FORGETS) {
+			binary__free(k.binary);
+			*keys = fk_grow(*keys, &cap, gone + 1, sizeof(**keys));
+			(*keys)[gone++] = k.id;
+			continue;
+		}
+		ps->binaries[kept++] = k;
+	}
+	free(mapped);
+	if (gone) {
+		ps->binary_count = kept;
+		index_table__rebuild(&ps->binary_index, kept, known_binary_hash_of, ps->binaries);
+	}
+	return gone;
+}
+
 /* The cache's slot for a binary's address (see NAME_CACHE_FIRST). */
 static struct cached_name *name_slot(struct process_symbols *ps, const struct binary *binary,
 				     uint64_t vaddr)
@@ -711,7 +784,7 @@ static void module_of(const struct mapping *m, struct process_module *out)
 	out->bias = m->start - binary__vaddr(b, m->offset);
 	out->low = out->bias + low;
 	out->high = out->bias + high;
-	out->key = b;
+	out->key = m->binary_id;
 }
 
 bool process_symbols__module_at(struct process_symbols *ps, uint32_t pid, uint64_t addr,

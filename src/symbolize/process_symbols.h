@@ -20,7 +20,9 @@
  * so deleted files and other mount namespaces work) while it lives, else by
  * path (refused when the path now holds another file of the same file
  * system: a replaced binary). It stays open (its symbol names point into
- * the file's mapping) until process_symbols__free(). Binaries of a process
+ * the file's mapping) until process_symbols__free(), or until a long run
+ * finds no process mapping it any more (process_symbols__forget_binaries()).
+ * Binaries of a process
  * are opened when it is first sampled (process_symbols__add(), or the first
  * lookup), and from then on as it maps them.
  *
@@ -108,6 +110,13 @@ void process_symbols__release_pages(struct process_symbols *ps);
  * named nothing over the last calls go too (binary__forget_names()): else
  * those of every program ever run would. */
 void process_symbols__forget_names(struct process_symbols *ps);
+/* Closes the binaries that no process known now has mapped at the last
+ * BINARY_IDLE_FORGETS + 1 calls (a long run calls it after each window):
+ * else every program ever run would keep its descriptor, a deleted file
+ * its disk space, and its ELF handle our memory. Their keys
+ * (process_module.key, never given to another binary) into *keys, for the
+ * unwinders to let go of what they keep by them; the caller frees *keys. */
+size_t process_symbols__forget_binaries(struct process_symbols *ps, uint64_t **keys);
 
 /* What an address is: its function's name, or why it has none. */
 struct symbol_lookup {
@@ -124,14 +133,15 @@ void process_symbols__lookup(struct process_symbols *ps, uint32_t pid, uint64_t 
 /* A binary as a process mapped it, for an unwinder: addresses in
  * [start, end) (this mapping) are the binary's own addresses plus bias. fd and elf are
  * the process_symbols' (do not close them); key is the same for the same
- * binary in every process. */
+ * binary in every process, and never another binary's, even once this one
+ * is closed (process_symbols__forget_binaries()). */
 struct process_module {
 	int fd;
 	Elf *elf;
 	const char *path;
 	uint64_t start, end, bias;
 	uint64_t low, high;         /* where the whole image lies (all its segments) */
-	const void *key;
+	uint64_t key;               /* from 1 */
 };
 
 /* Tells that addr ran at time: if it is JIT code (anonymous memory) not yet

@@ -30,7 +30,7 @@ struct frame_state {
 
 /* A binary's image without section headers, for libdw (see headless()). */
 struct headless_image {
-	const void *key;            /* process_module.key */
+	uint64_t key;               /* process_module.key */
 	Elf *elf;                   /* NULL: the binary is given as it is */
 	void *image;
 	size_t size;
@@ -38,7 +38,7 @@ struct headless_image {
 
 /* A binary as reported to a Dwfl, at its bias. */
 struct reported_module {
-	const void *key;
+	uint64_t key;
 	uint64_t bias;
 };
 
@@ -185,6 +185,12 @@ static Elf *headless(struct user_unwinder *u, const struct process_module *m)
 			      sizeof(*u->headless));
 	u->headless[u->headless_count++] = h;
 	return h.elf;
+}
+
+static void headless_image__release(struct headless_image *h)
+{
+	elf_end(h->elf);
+	munmap(h->image, h->size);
 }
 
 /*
@@ -384,20 +390,24 @@ static enum table_walk_end walk_with_tables(struct user_unwinder *u, const struc
 	return TABLES_DONE;
 }
 
-/* Counts a sample whose walk stopped early (stop NULL: it did not). */
-static void count_stop(struct user_unwinder *u, const struct unwind_stop *stop)
+/* Counts a sample whose walk stopped early (stop NULL: it did not).
+ * Returns the binary's path as the count keeps it (its own copy: the
+ * binary may be closed before the end), for a cached walk to count again. */
+static const char *count_stop(struct user_unwinder *u, const struct unwind_stop *stop)
 {
 	if (!stop)
-		return;
+		return NULL;
 	for (size_t i = 0; i < u->stop_count; i++)
 		if (u->stops[i].reason == stop->reason &&
 		    (u->stops[i].binary == stop->binary ||
 		     (u->stops[i].binary && stop->binary && strcmp(u->stops[i].binary, stop->binary) == 0))) {
 			u->stops[i].samples++;
-			return;
+			return u->stops[i].binary;
 		}
 	u->stops = fk_grow(u->stops, &u->stop_cap, u->stop_count + 1, sizeof(*u->stops));
-	u->stops[u->stop_count++] = (struct unwind_stop){ stop->reason, stop->binary, 1 };
+	u->stops[u->stop_count] = (struct unwind_stop){ stop->reason,
+		stop->binary ? fk_strdup(stop->binary) : NULL, 1 };
+	return u->stops[u->stop_count++].binary;
 }
 
 size_t user_unwinder__stops(const struct user_unwinder *u, const struct unwind_stop **stops)
@@ -428,16 +438,16 @@ void user_unwinder__free(struct user_unwinder *u)
 		return;
 	pid_table__release(&u->processes, unwind_process__free);
 	for (size_t i = 0; i < u->headless_count; i++)
-		if (u->headless[i].elf) {
-			elf_end(u->headless[i].elf);
-			munmap(u->headless[i].image, u->headless[i].size);
-		}
+		if (u->headless[i].elf)
+			headless_image__release(&u->headless[i]);
 	free(u->headless);
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		cache_entry__clear(&u->cache[i]);
 	free(u->cache);
 	free(u->reads);
 	free(u->pcs);
+	for (size_t i = 0; i < u->stop_count; i++)
+		free((char *)u->stops[i].binary);
 	free(u->stops);
 	free(u);
 }
@@ -466,6 +476,39 @@ void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		if (u->cache[i].used && pid_table__sorted_has(pids, count, u->cache[i].pid))
 			cache_entry__clear(&u->cache[i]);
+}
+
+static bool keys_include(const uint64_t *keys, size_t count, uint64_t key)
+{
+	for (size_t i = 0; i < count; i++)
+		if (keys[i] == key)
+			return true;
+	return false;
+}
+
+void user_unwinder__forget_modules(struct user_unwinder *u, const uint64_t *keys, size_t count)
+{
+	size_t kept = 0;
+
+	if (count == 0)
+		return;
+	/* a Dwfl reads a module's ELF when a walk first needs it: not after */
+	for (size_t i = 0; i < u->processes.count; i++) {
+		struct unwind_process *p = u->processes.records[i];
+		for (size_t j = 0; j < p->module_count; j++)
+			if (keys_include(keys, count, p->modules[j].key)) {
+				process__drop_dwfl(p);
+				break;
+			}
+	}
+	for (size_t i = 0; i < u->headless_count; i++) {
+		struct headless_image *h = &u->headless[i];
+		if (!keys_include(keys, count, h->key))
+			u->headless[kept++] = *h;
+		else if (h->elf)
+			headless_image__release(h);
+	}
+	u->headless_count = kept;
 }
 
 static bool process__has_module(const struct unwind_process *p, const struct process_module *m)
@@ -688,7 +731,7 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 		stop.binary = module.path;
 	else if (stopped)
 		stop.reason = UNWIND_STOP_JIT;
-	count_stop(u, stopped ? &stop : NULL);
+	stop.binary = count_stop(u, stopped ? &stop : NULL);
 	/* no module there, or no Dwfl: the pc alone, if it was mapped at all (a
 	 * sample in execve has the old program's registers and the new
 	 * program's address space: no user stack, as perf shows it) */

@@ -19,6 +19,7 @@
  *	struct user_unwinder *u = user_unwinder__new(ps);
  *	size_t n = user_unwinder__unwind(u, &input, pcs, max, &end);  // leaf first
  *	user_unwinder__forget(u, pids, count);                    // they exited
+ *	user_unwinder__forget_modules(u, keys, count);            // binaries closed
  *	user_unwinder__free(u);
  *
  * Most copied stacks are walked as the kernel would have walked them, with
@@ -107,6 +108,9 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 /* Lets go of what it knew of these processes, their Dwfls and cached
  * walks (they exited): pids is sorted in place. */
 void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count);
+/* The binaries of these keys (process_module.key) are closed: lets go of
+ * what it keeps by them, and of the Dwfls that hold them. */
+void user_unwinder__forget_modules(struct user_unwinder *u, const uint64_t *keys, size_t count);
 void user_unwinder__stats(const struct user_unwinder *u, struct user_unwinder_stats *stats);
 /* Where walks stopped early so far: *stops valid until the next unwind. */
 size_t user_unwinder__stops(const struct user_unwinder *u, const struct unwind_stop **stops);
