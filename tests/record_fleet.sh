@@ -459,8 +459,10 @@ fleet_names_again_test() {
 # --every closes a binary no process has mapped over BINARY_IDLE_FORGETS
 # (6) windows: ten programs, each a copy of its own deleted after it ran,
 # then 9 s of nothing; the recorder (the workload's parent) holds none of
-# them open then (it held every one: their disk space with them), and
-# their samples were named.
+# them open then (it held every one: their disk space with them), their
+# samples were named, and the kernel's tables of all ten were let go
+# (their rows free for later binaries', as -v says). An eleventh copy run
+# then takes rows freed: its stacks are whole, _start to seventy.
 fleet_binaries_closed_test() {
 	local id=record/fleet-binaries-closed dir=$fleet_dir/closed err=$fleet_dir/closed.err
 	local bin=$fleet_dir/fk-closed held=$fleet_dir/closed.held
@@ -470,26 +472,32 @@ fleet_binaries_closed_test() {
 		fail "$id" "cannot build tests/workload/fk-7030.c: $(head -n 1 "$err")"
 		return
 	fi
-	if ! timeout -s KILL "$fleet_guard" "$BUILD/flamekit" record -F 199 --every 1 \
+	if ! timeout -s KILL "$fleet_guard" "$BUILD/flamekit" record -v -F 199 --every 1 \
 		--outdir "$dir" --format folded -- sh -c '
 			for i in 0 1 2 3 4 5 6 7 8 9; do
 				cp "$1" "$1-$i" && "$1-$i" 0.3; rm -f "$1-$i"
 			done
 			sleep 9
-			ls -l /proc/$PPID/fd | grep -c "fk-closed-" > "$2"' sh "$bin" "$held" \
+			ls -l /proc/$PPID/fd | grep -c "fk-closed-" > "$2"
+			cp "$1" "$1-last" && "$1-last" 0.5; rm -f "$1-last"' sh "$bin" "$held" \
 		2> "$err"; then
 		fail "$id" "$(grep -v '^libbpf' "$err" | tail -n 1)"
 		return
 	fi
-	local named
-	named=$(gzip -dc "$dir"/*.folded.gz | awk '/^fk-closed-/ { n += $NF; if ($0 ~ /;(seventy|thirty) /) k += $NF }
-		END { if (n < 200 || k < 0.9 * n) print "named " k " of " n " samples" }')
+	local named let_go
+	let_go=$(sed -n 's/.* KiB (\([0-9]*\), [0-9]* KiB, of binaries closed since).*/\1/p' "$err")
+	named=$(gzip -dc "$dir"/*.folded.gz | awk '/^fk-closed-[0-9]/ { n += $NF; if ($0 ~ /;(seventy|thirty) /) k += $NF }
+		/^fk-closed-last;/ { m += $NF; if ($0 ~ /^fk-closed-last;_start;.*;main;(seventy|thirty) /) w += $NF }
+		END { if (n < 200 || k < 0.9 * n) print "named " k " of " n " samples"
+		      else if (m < 50 || w < 0.9 * m) print "the last copy: " w " of " m " stacks whole" }')
 	if [[ ! -s $held ]]; then
 		fail "$id" "the workload could not look at the recorder's descriptors"
 	elif [[ $(cat "$held") != 0 ]]; then
 		fail "$id" "$(cat "$held") of the ten deleted programs still open 9 s after the last ran"
 	elif [[ -n $named ]]; then
 		fail "$id" "$named"
+	elif [[ -z $let_go ]] || (( let_go < 10 )); then
+		fail "$id" "kernel tables let go: ${let_go:-none said}, not the ten programs': $(grep 'unwind tables' "$err")"
 	else
 		pass "$id"
 	fi

@@ -398,10 +398,12 @@ void record__report_unwind(const struct recording_results *r,
 		struct kernel_unwind_stats k;
 		kernel_unwind__stats(r->kernel_unwind, &k);
 		fprintf(stderr, "flamekit: %" PRIu64 " user stacks walked in the kernel (%" PRIu64
-			" cut at %d frames); %" PRIu64 " unwind tables, %" PRIu64 " KiB; %"
-			PRIu64 " binaries without one, %" PRIu64 " over the budget\n",
+			" cut at %d frames); %" PRIu64 " unwind tables, %" PRIu64 " KiB (%" PRIu64
+			", %" PRIu64 " KiB, of binaries closed since); %" PRIu64
+			" binaries without one, %" PRIu64 " over the budget\n",
 			stats->unwound, stats->unwound_deep, BPF_SAMPLER_MAX_USER_DEPTH, k.tables,
-			k.bytes / 1024, k.no_table, k.over_budget);
+			k.bytes / 1024, k.tables_let_go, k.bytes_let_go / 1024, k.no_table,
+			k.over_budget);
 	}
 	if (r->fallback_samples == 0)
 		return;

@@ -21,11 +21,19 @@
 /* Rows loaded into the kernel per batch call. */
 #define LOAD_BATCH 65536
 
-/* A binary, by process_module.key: its table in the kernel, or none. */
+/* A binary, by process_module.key: its table in the kernel, or none, and
+ * the file the kernel knows it by (entered: in unwind_binaries). */
 struct binary_table {
 	uint64_t key;
 	uint32_t id;                /* its first row in unwind_rows; RECORD_UNWIND_NO_TABLE: none */
 	uint32_t rows;
+	struct record_unwind_file file;
+	bool entered;
+};
+
+/* Rows of unwind_rows that no table uses any more (their binaries closed). */
+struct row_range {
+	uint32_t first, count;
 };
 
 /*
@@ -41,12 +49,14 @@ struct binary_view {
 };
 
 /* A binary the kernel asked for, as the recording's thread found it, for
- * the builder's thread. */
+ * the builder's thread; or (forget_keys) binaries closed, whose tables go. */
 struct table_job {
 	struct record_unwind_file file;
 	uint64_t key;               /* process_module.key */
-	int fd;                     /* the binary's, dup'ed: the builder's to close */
+	int fd;                     /* the binary's, dup'ed: the builder's to close; -1: none */
 	uint64_t vaddr;             /* an address of the binary the kernel met */
+	uint64_t *forget_keys;      /* process_module.keys of closed binaries; NULL: none */
+	size_t forget_count;
 	struct table_job *next;
 };
 
@@ -64,7 +74,9 @@ struct kernel_unwind {
 	struct binary_table *binaries;
 	size_t binary_count, binary_cap;
 	struct index_table index;
-	uint32_t next_row;          /* the first row of unwind_rows not used */
+	uint32_t next_row;          /* the first row of unwind_rows never used */
+	struct row_range *free_rows;       /* by first row, none adjacent */
+	size_t free_count, free_cap;
 	char *cache_dir;                   /* of tables by build id; NULL: none */
 	pthread_t builder;
 	bool builder_started, stopping;
@@ -79,6 +91,14 @@ struct kernel_unwind {
 };
 
 static void *build_tables(void *arg);
+
+static void table_job__free(struct table_job *job)
+{
+	if (job->fd >= 0)
+		close(job->fd);
+	free(job->forget_keys);
+	free(job);
+}
 
 static void binary_view__close(struct binary_view *v)
 {
@@ -123,8 +143,7 @@ void kernel_unwind__free(struct kernel_unwind *ku)
 		pthread_join(ku->builder, NULL);
 	for (struct table_job *job = ku->first, *next; job; job = next) {
 		next = job->next;
-		close(job->fd);
-		free(job);
+		table_job__free(job);
 	}
 	pthread_mutex_destroy(&ku->lock);
 	pthread_cond_destroy(&ku->wake);
@@ -133,6 +152,7 @@ void kernel_unwind__free(struct kernel_unwind *ku)
 	free(ku->views);
 	index_table__release(&ku->view_index);
 	free(ku->binaries);
+	free(ku->free_rows);
 	index_table__release(&ku->index);
 	free(ku->cache_dir);
 	free(ku);
@@ -192,9 +212,65 @@ static int load_table(struct kernel_unwind *ku, uint32_t first, const struct unw
 	return err ? -1 : 0;
 }
 
+/* Gives rows back: a range freed, merged with its neighbours. */
+static void give_rows(struct kernel_unwind *ku, uint32_t first, uint32_t count)
+{
+	size_t at = 0;
+
+	if (count == 0)
+		return;
+	while (at < ku->free_count && ku->free_rows[at].first < first)
+		at++;
+	bool joins_before = at > 0 &&
+		ku->free_rows[at - 1].first + ku->free_rows[at - 1].count == first;
+	bool joins_after = at < ku->free_count && first + count == ku->free_rows[at].first;
+	if (joins_before && joins_after) {
+		ku->free_rows[at - 1].count += count + ku->free_rows[at].count;
+		memmove(&ku->free_rows[at], &ku->free_rows[at + 1],
+			(ku->free_count - at - 1) * sizeof(*ku->free_rows));
+		ku->free_count--;
+	} else if (joins_before) {
+		ku->free_rows[at - 1].count += count;
+	} else if (joins_after) {
+		ku->free_rows[at].first = first;
+		ku->free_rows[at].count += count;
+	} else {
+		ku->free_rows = fk_grow(ku->free_rows, &ku->free_cap, ku->free_count + 1,
+					sizeof(*ku->free_rows));
+		memmove(&ku->free_rows[at + 1], &ku->free_rows[at],
+			(ku->free_count - at) * sizeof(*ku->free_rows));
+		ku->free_rows[at] = (struct row_range){ first, count };
+		ku->free_count++;
+	}
+}
+
+/* count rows for a table: the first freed range they fit in, else rows
+ * never used; false: the budget has no room. */
+static bool take_rows(struct kernel_unwind *ku, uint32_t count, uint32_t *first)
+{
+	for (size_t i = 0; i < ku->free_count; i++) {
+		struct row_range *r = &ku->free_rows[i];
+		if (r->count < count)
+			continue;
+		*first = r->first;
+		r->first += count;
+		r->count -= count;
+		if (r->count == 0) {
+			memmove(r, r + 1, (ku->free_count - i - 1) * sizeof(*r));
+			ku->free_count--;
+		}
+		return true;
+	}
+	if ((uint64_t)ku->next_row + count > KERNEL_UNWIND_ROWS)
+		return false;
+	*first = ku->next_row;
+	ku->next_row += count;
+	return true;
+}
+
 /* The kernel table of a binary (key: process_module.key), built from elf
  * and loaded on first sight. The builder's. */
-static const struct binary_table *table_of(struct kernel_unwind *ku, uint64_t key, Elf *elf)
+static struct binary_table *table_of(struct kernel_unwind *ku, uint64_t key, Elf *elf)
 {
 	uint64_t hash = index_table__mix(key);
 	size_t slot = index_table__first(&ku->index, hash);
@@ -202,21 +278,22 @@ static const struct binary_table *table_of(struct kernel_unwind *ku, uint64_t ke
 		if (ku->binaries[at - 1].key == key)
 			return &ku->binaries[at - 1];
 
-	struct binary_table b = { key, RECORD_UNWIND_NO_TABLE, 0 };
+	struct binary_table b = { .key = key, .id = RECORD_UNWIND_NO_TABLE };
 	struct unwind_table t;
 	struct kernel_unwind_stats add = { 0 };
+	uint32_t first;
 	if (!elf || unwind_table__get(elf, ku->cache_dir, &t) < 0) {
 		add.no_table = 1;
 	} else {
-		if (ku->next_row + t.count > KERNEL_UNWIND_ROWS) {
+		if (t.count > KERNEL_UNWIND_ROWS || !take_rows(ku, (uint32_t)t.count, &first)) {
 			add.over_budget = 1;
-		} else if (load_table(ku, ku->next_row, &t) == 0) {
-			b.id = ku->next_row;
+		} else if (load_table(ku, first, &t) == 0) {
+			b.id = first;
 			b.rows = (uint32_t)t.count;
-			ku->next_row += (uint32_t)t.count;
 			add.tables = 1;
 			add.bytes = t.count * sizeof(*t.rows);
 		} else {
+			give_rows(ku, first, (uint32_t)t.count);
 			add.no_table = 1;
 		}
 		unwind_table__release(&t);
@@ -258,14 +335,83 @@ static void do_job(struct kernel_unwind *ku, const struct table_job *job)
 {
 	struct record_unwind_binary entry = { RECORD_UNWIND_NO_TABLE, 0, 0 };
 	Elf *elf = elf_begin(job->fd, ELF_C_READ_MMAP, NULL);
-	const struct binary_table *b = table_of(ku, job->key, elf);
+	struct binary_table *b = table_of(ku, job->key, elf);
 	int64_t delta;
 
 	if (b->id != RECORD_UNWIND_NO_TABLE && elf && vaddr_delta(elf, job->vaddr, &delta))
 		entry = (struct record_unwind_binary){ b->id, b->rows, delta };
-	bpf_map_update_elem(ku->binaries_fd, &job->file, &entry, BPF_ANY);
+	if (bpf_map_update_elem(ku->binaries_fd, &job->file, &entry, BPF_ANY) == 0 &&
+	    !b->entered) {
+		b->file = job->file;
+		b->entered = true;
+	}
 	if (elf)
 		elf_end(elf);
+}
+
+static bool keys_include(const uint64_t *keys, size_t count, uint64_t key)
+{
+	for (size_t i = 0; i < count; i++)
+		if (keys[i] == key)
+			return true;
+	return false;
+}
+
+/* The programs run with preemption off and end within microseconds: after
+ * this long, none still walks by an entry deleted before. */
+#define WALK_SETTLE_NS 2000000
+
+/* Takes the tables of closed binaries out of the kernel: their entries in
+ * unwind_binaries and unwind_asked (a process still mapping the file, not
+ * sampled yet, has it asked for again), and their rows, used again once no
+ * walk can be reading them. */
+static void forget_tables(struct kernel_unwind *ku, const uint64_t *keys, size_t count)
+{
+	struct row_range *freed = NULL;
+	size_t freed_count = 0, freed_cap = 0, kept = 0;
+	uint64_t tables = 0, bytes = 0;
+
+	for (size_t i = 0; i < ku->binary_count; i++) {
+		const struct binary_table *b = &ku->binaries[i];
+		if (!keys_include(keys, count, b->key)) {
+			ku->binaries[kept++] = *b;
+			continue;
+		}
+		if (b->entered) {
+			bpf_map_delete_elem(ku->binaries_fd, &b->file);
+			bpf_map_delete_elem(ku->asked_fd, &b->file);
+		}
+		if (b->id == RECORD_UNWIND_NO_TABLE)
+			continue;
+		freed = fk_grow(freed, &freed_cap, freed_count + 1, sizeof(*freed));
+		freed[freed_count++] = (struct row_range){ b->id, b->rows };
+		tables++;
+		bytes += (uint64_t)b->rows * sizeof(struct record_unwind_row);
+	}
+	if (kept == ku->binary_count)
+		return;
+	ku->binary_count = kept;
+	index_table__rebuild(&ku->index, kept, binary_hash, ku->binaries);
+	if (freed_count) {
+		nanosleep(&(struct timespec){ 0, WALK_SETTLE_NS }, NULL);
+		for (size_t i = 0; i < freed_count; i++)
+			give_rows(ku, freed[i].first, freed[i].count);
+	}
+	free(freed);
+	pthread_mutex_lock(&ku->lock);
+	ku->stats.tables_let_go += tables;
+	ku->stats.bytes_let_go += bytes;
+	pthread_mutex_unlock(&ku->lock);
+}
+
+/* Does a job, and frees it. */
+static void run_job(struct kernel_unwind *ku, struct table_job *job)
+{
+	if (job->forget_keys)
+		forget_tables(ku, job->forget_keys, job->forget_count);
+	else
+		do_job(ku, job);
+	table_job__free(job);
 }
 
 static void *build_tables(void *arg)
@@ -283,14 +429,29 @@ static void *build_tables(void *arg)
 		if (!ku->first)
 			ku->last = NULL;
 		pthread_mutex_unlock(&ku->lock);
-		do_job(ku, job);
-		close(job->fd);
-		free(job);
+		run_job(ku, job);
 		pthread_mutex_lock(&ku->lock);
 		ku->jobs_done++;
 	}
 	pthread_mutex_unlock(&ku->lock);
 	return NULL;
+}
+
+/* Hands a job to the builder (done here, without it). */
+static void queue_job(struct kernel_unwind *ku, struct table_job *job)
+{
+	if (!ku->builder_started) {
+		run_job(ku, job);
+		return;
+	}
+	pthread_mutex_lock(&ku->lock);
+	if (ku->last)
+		ku->last->next = job;
+	else
+		ku->first = job;
+	ku->last = job;
+	pthread_cond_signal(&ku->wake);
+	pthread_mutex_unlock(&ku->lock);
 }
 
 void kernel_unwind__add(struct kernel_unwind *ku, const struct record_unwind_miss *miss)
@@ -308,22 +469,9 @@ void kernel_unwind__add(struct kernel_unwind *ku, const struct record_unwind_mis
 		}
 	}
 	struct table_job *job = fk_calloc(1, sizeof(*job));
-	*job = (struct table_job){ file, m.key, m.fd >= 0 ? dup(m.fd) : -1, miss->pc - m.bias,
-				   NULL };
-	if (!ku->builder_started) {
-		do_job(ku, job);
-		close(job->fd);
-		free(job);
-		return;
-	}
-	pthread_mutex_lock(&ku->lock);
-	if (ku->last)
-		ku->last->next = job;
-	else
-		ku->first = job;
-	ku->last = job;
-	pthread_cond_signal(&ku->wake);
-	pthread_mutex_unlock(&ku->lock);
+	*job = (struct table_job){ .file = file, .key = m.key,
+				   .fd = m.fd >= 0 ? dup(m.fd) : -1, .vaddr = miss->pc - m.bias };
+	queue_job(ku, job);
 }
 
 static uint64_t view_hash(const void *items, size_t index)
@@ -396,6 +544,11 @@ void kernel_unwind__forget(struct kernel_unwind *ku, const uint64_t *keys, size_
 		ku->view_count = kept;
 		index_table__rebuild(&ku->view_index, kept, view_hash, ku->views);
 	}
+	struct table_job *job = fk_calloc(1, sizeof(*job));
+	*job = (struct table_job){ .fd = -1, .forget_keys = fk_malloc(count * sizeof(*keys)),
+				   .forget_count = count };
+	memcpy(job->forget_keys, keys, count * sizeof(*keys));
+	queue_job(ku, job);
 }
 
 void kernel_unwind__stats(struct kernel_unwind *ku, struct kernel_unwind_stats *out)

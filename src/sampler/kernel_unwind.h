@@ -23,11 +23,15 @@
  *
  * The tables together hold at most KERNEL_UNWIND_ROWS rows (8 bytes each:
  * 32 MiB of kernel memory, the size of unwind_rows; cc1 takes 480k, libc
- * 28k): a binary that would pass it gets no table, and stats say so.
+ * 28k): a binary that would pass it gets no table, and stats say so. A
+ * long run gives the rows of closed binaries back (kernel_unwind__forget()):
+ * else the tables of every program a host ever ran, each new build of a
+ * service, would spend the budget, and the next ones go without.
  *
  *	struct kernel_unwind *ku = kernel_unwind__new(rows_fd, binaries_fd, asked_fd, ps);
  *	kernel_unwind__add(ku, &miss);               // the kernel asked
  *	kernel_unwind__table_at(ku, pid, pc, time, &at);  // a copied stack's frame
+ *	kernel_unwind__forget(ku, keys, count);       // their binaries closed
  *	kernel_unwind__stats(ku, &stats);
  *	kernel_unwind__free(ku);
  *
@@ -52,6 +56,7 @@ struct kernel_unwind_stats {
 	uint64_t tables, bytes;         /* tables loaded, and their bytes */
 	uint64_t no_table;              /* binaries with no table this can read */
 	uint64_t over_budget;           /* binaries left without one: the budget was spent */
+	uint64_t tables_let_go, bytes_let_go;  /* of binaries closed since (their rows free) */
 };
 
 struct kernel_unwind;
@@ -70,9 +75,9 @@ void kernel_unwind__stats(struct kernel_unwind *ku, struct kernel_unwind_stats *
 bool kernel_unwind__table_at(struct kernel_unwind *ku, uint32_t pid, uint64_t pc, uint64_t time,
 			     struct unwind_table_at *out);
 /* The binaries of these keys (process_module.key) are closed: lets go of
- * their tables' files opened for kernel_unwind__table_at(). The caller's
- * thread. (What the kernel has of them stays: its rows are the file's, by
- * its identity.) */
+ * their tables' files opened for kernel_unwind__table_at(), and (soon: on
+ * ku's thread) of their tables in the kernel, whose rows later tables take.
+ * The caller's thread. */
 void kernel_unwind__forget(struct kernel_unwind *ku, const uint64_t *keys, size_t count);
 
 #endif
