@@ -52,6 +52,21 @@ if [[ ${BENCH_BUSY:-1} == 1 ]]; then
 	busy=$!
 fi
 
+# tenths KB...: the median of each tenth of the values, in MB
+tenths() {
+	printf '%s\n' "$@" | awk '{ v[NR] = $1 }
+		END { for (g = 0; g < 10; g++) {
+			lo = int(g * NR / 10) + 1; hi = int((g + 1) * NR / 10); n = 0
+			for (i = lo; i <= hi; i++) {
+				x = v[i] + 0
+				for (j = ++n; j > 1 && w[j - 1] > x; j--) w[j] = w[j - 1]
+				w[j] = x
+			}
+			if (n == 0) continue
+			m = n % 2 ? w[(n + 1) / 2] : (w[n / 2] + w[n / 2 + 1]) / 2
+			printf "%.1f ", m / 1024 } }'
+}
+
 # run NAME DOWN_FROM DOWN_UNTIL: one run; the receiver answers 503 from
 # DOWN_FROM to DOWN_UNTIL seconds into it (both 0: never).
 run() {
@@ -63,7 +78,7 @@ run() {
 	until [[ -s $dir/recv/port ]]; do (( ++tries > 100 )) && { echo "bench: no receiver" >&2; exit 1; }; sleep 0.1; done
 	"$FLAMEKIT" record -F 99 --every "$EVERY" --push "http://127.0.0.1:$(cat "$dir/recv/port")/ingest" \
 		--spool "$dir/spool" --push-timeout 60 "$SECONDS_RUN" 2> "$dir/err" &
-	local pid=$! start=$SECONDS rss=() clk
+	local pid=$! start=$SECONDS rss=() anon=() clk
 	clk=$(getconf CLK_TCK)
 	local cpu=0
 	while kill -0 "$pid" 2> /dev/null; do
@@ -71,9 +86,13 @@ run() {
 		if (( down_until > 0 && t >= down_from && t < down_until )); then : > "$dir/down"; else rm -f "$dir/down"; fi
 		# RSS once a window, mid-window; CPU as last seen alive
 		if (( t % EVERY == EVERY / 2 )) && [[ -r /proc/$pid/status ]]; then
-			local r
-			r=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2> /dev/null || true)
-			[[ -n $r && ${#rss[@]} -lt $(( (t / EVERY) + 1 )) ]] && rss+=("$r")
+			local r a
+			read -r r a < <(awk '/^VmRSS:/ { r = $2 } /^RssAnon:/ { a = $2 }
+				END { print r, a }' "/proc/$pid/status" 2> /dev/null || true)
+			if [[ -n $r && -n $a && ${#rss[@]} -lt $(( (t / EVERY) + 1 )) ]]; then
+				rss+=("$r")
+				anon+=("$a")
+			fi
 		fi
 		local c
 		c=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2> /dev/null || true)
@@ -101,6 +120,9 @@ EOF
 		"${rss[0]:-?}" "${rss[${#rss[@]}-1]:-?}" "$(printf '%s\n' "${rss[@]:-0}" | sort -n | tail -n 1)" \
 		"$expected" "$delivered" "$twice" $((expected - delivered))
 	echo "  RSS by window (MB): $(printf '%s\n' "${rss[@]:-0}" | awk '{ printf "%.1f ", $1 / 1024 }')"
+	echo "  RSS, median of each tenth of the windows (MB): $(tenths "${rss[@]:-0}")"
+	echo "  anonymous RSS (the heap, ours alone; the rest is files' pages, read"
+	echo "  and given back within a window), median of each tenth (MB): $(tenths "${anon[@]:-0}")"
 	echo "  last line: $(tail -n 1 "$dir/err")"
 }
 
