@@ -349,14 +349,6 @@ static void do_job(struct kernel_unwind *ku, const struct table_job *job)
 		elf_end(elf);
 }
 
-static bool keys_include(const uint64_t *keys, size_t count, uint64_t key)
-{
-	for (size_t i = 0; i < count; i++)
-		if (keys[i] == key)
-			return true;
-	return false;
-}
-
 /* The programs run with preemption off and end within microseconds: after
  * this long, none still walks by an entry deleted before. */
 #define WALK_SETTLE_NS 2000000
@@ -373,7 +365,7 @@ static void forget_tables(struct kernel_unwind *ku, const uint64_t *keys, size_t
 
 	for (size_t i = 0; i < ku->binary_count; i++) {
 		const struct binary_table *b = &ku->binaries[i];
-		if (!keys_include(keys, count, b->key)) {
+		if (!process_module__key_in(b->key, keys, count)) {
 			ku->binaries[kept++] = *b;
 			continue;
 		}
@@ -532,10 +524,7 @@ void kernel_unwind__forget(struct kernel_unwind *ku, const uint64_t *keys, size_
 	if (count == 0)
 		return;
 	for (size_t i = 0; i < ku->view_count; i++) {
-		bool gone = false;
-		for (size_t j = 0; j < count && !gone; j++)
-			gone = ku->views[i].key == keys[j];
-		if (gone)
+		if (process_module__key_in(ku->views[i].key, keys, count))
 			binary_view__close(&ku->views[i]);
 		else
 			ku->views[kept++] = ku->views[i];

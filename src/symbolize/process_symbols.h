@@ -144,6 +144,15 @@ struct process_module {
 	uint64_t key;               /* from 1 */
 };
 
+/* Whether key is one of keys (process_symbols__forget_binaries()'s). */
+static inline bool process_module__key_in(uint64_t key, const uint64_t *keys, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (keys[i] == key)
+			return true;
+	return false;
+}
+
 /* Tells that addr ran at time: if it is JIT code (anonymous memory) not yet
  * in pid's perf map, the map is read again now, while the process (which
  * may remove it as it exits) is alive. */

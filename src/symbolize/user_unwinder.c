@@ -478,14 +478,6 @@ void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count
 			cache_entry__clear(&u->cache[i]);
 }
 
-static bool keys_include(const uint64_t *keys, size_t count, uint64_t key)
-{
-	for (size_t i = 0; i < count; i++)
-		if (keys[i] == key)
-			return true;
-	return false;
-}
-
 void user_unwinder__forget_modules(struct user_unwinder *u, const uint64_t *keys, size_t count)
 {
 	size_t kept = 0;
@@ -496,14 +488,14 @@ void user_unwinder__forget_modules(struct user_unwinder *u, const uint64_t *keys
 	for (size_t i = 0; i < u->processes.count; i++) {
 		struct unwind_process *p = u->processes.records[i];
 		for (size_t j = 0; j < p->module_count; j++)
-			if (keys_include(keys, count, p->modules[j].key)) {
+			if (process_module__key_in(p->modules[j].key, keys, count)) {
 				process__drop_dwfl(p);
 				break;
 			}
 	}
 	for (size_t i = 0; i < u->headless_count; i++) {
 		struct headless_image *h = &u->headless[i];
-		if (!keys_include(keys, count, h->key))
+		if (!process_module__key_in(h->key, keys, count))
 			u->headless[kept++] = *h;
 		else if (h->elf)
 			headless_image__release(h);
