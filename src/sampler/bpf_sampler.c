@@ -1080,8 +1080,13 @@ int bpf_sampler__read(struct bpf_sampler *s, enum bpf_sampler_read what,
 }
 
 /* The programs run with preemption off and end within microseconds: after
- * this long none still stores under the generation before. */
-#define GENERATION_SETTLE_NS 2000000
+ * this long, none that began before is still running. */
+#define PROGRAMS_SETTLE_NS 2000000
+
+void bpf_sampler__wait_for_programs(void)
+{
+	nanosleep(&(struct timespec){ 0, PROGRAMS_SETTLE_NS }, NULL);
+}
 
 int bpf_sampler__next_generation(struct bpf_sampler *s)
 {
@@ -1092,7 +1097,7 @@ int bpf_sampler__next_generation(struct bpf_sampler *s)
 		return error("could not move the stored stacks to a new generation: %s",
 			     strerror(errno));
 	s->generation = next;
-	nanosleep(&(struct timespec){ 0, GENERATION_SETTLE_NS }, NULL);
+	bpf_sampler__wait_for_programs();  /* none still stores under the one before */
 	return 0;
 }
 

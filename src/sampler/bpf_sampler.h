@@ -252,6 +252,10 @@ struct stack_hashes {
 /* Adds a stack's hash (none for RECORD_STACK_NONE / _MISSED). */
 void stack_hashes__add(struct stack_hashes *l, uint64_t hash);
 int bpf_sampler__next_generation(struct bpf_sampler *s);
+/* Returns once every run of the BPF programs that began before the call
+ * has ended (they run for microseconds, preemption off): what they read
+ * of a map entry changed before it can no longer be in use. */
+void bpf_sampler__wait_for_programs(void);
 int bpf_sampler__forget_slices(struct bpf_sampler *s, uint32_t slice,
 			       const struct stack_hashes *held, const struct stack_hashes *dropped);
 int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats);

@@ -349,10 +349,6 @@ static void do_job(struct kernel_unwind *ku, const struct table_job *job)
 		elf_end(elf);
 }
 
-/* The programs run with preemption off and end within microseconds: after
- * this long, none still walks by an entry deleted before. */
-#define WALK_SETTLE_NS 2000000
-
 /* Takes the tables of closed binaries out of the kernel: their entries in
  * unwind_binaries and unwind_asked (a process still mapping the file, not
  * sampled yet, has it asked for again), and their rows, used again once no
@@ -385,7 +381,7 @@ static void forget_tables(struct kernel_unwind *ku, const uint64_t *keys, size_t
 	ku->binary_count = kept;
 	index_table__rebuild(&ku->index, kept, binary_hash, ku->binaries);
 	if (freed_count) {
-		nanosleep(&(struct timespec){ 0, WALK_SETTLE_NS }, NULL);
+		bpf_sampler__wait_for_programs();
 		for (size_t i = 0; i < freed_count; i++)
 			give_rows(ku, freed[i].first, freed[i].count);
 	}

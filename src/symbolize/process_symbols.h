@@ -22,9 +22,9 @@
  * system: a replaced binary). It stays open (its symbol names point into
  * the file's mapping) until process_symbols__free(), or until a long run
  * finds no process mapping it any more (process_symbols__forget_binaries()).
- * Binaries of a process
- * are opened when it is first sampled (process_symbols__add(), or the first
- * lookup), and from then on as it maps them.
+ * Binaries of a process are opened when it is first sampled
+ * (process_symbols__add(), or the first lookup), and from then on as it
+ * maps them.
  *
  *	struct process_symbols *ps = process_symbols__new();
  *	process_symbols__mmap(ps, pid, ...);              // as events come
