@@ -13,8 +13,9 @@
  * an ENTRY marker where one C frame's frames end. Only addresses are read
  * here; user space names the code objects (their type checked there) while
  * the process lives: a new stack is sent to it through `interp_events` as
- * it is first stored. A thread whose state is not known is sent too (at
- * most once a second), and user space looks it up in the thread list.
+ * it is first stored. A thread whose state is not known is sent too, and
+ * user space looks it up in the thread list; unanswered, it is asked about
+ * again after 8 ms, then less often, down to once a second.
  *
  * The walk is bounded by the depth kept, and a frame chain that comes back
  * on itself (a corrupt or changing chain) is caught by Brent's cycle check
@@ -25,7 +26,12 @@
 #ifndef FLAMEKIT_BPF_PYTHON_BPF_H
 #define FLAMEKIT_BPF_PYTHON_BPF_H
 
-#define PYTHON_RETRY_NS 1000000000ULL  /* ask about a thread again after a second */
+/* A thread not found is asked about again after 8 ms, then 16, 32 ... up
+ * to a second: one just born is in the interpreter's list before it has
+ * written its native id there, and missed then, it went a second without
+ * frames (a 30 ms thread, all its life) */
+#define PYTHON_FIRST_RETRY_MS 8
+#define PYTHON_LAST_RETRY_MS 1000
 #define PYTHON_FRAME_BYTES 72          /* every field of a frame we read lies below this */
 
 struct {
@@ -56,13 +62,17 @@ static __always_inline void python_ask_thread(__u32 pid, __u32 tid)
 		stat_add(RECORD_STAT_PYTHON_EVENTS_LOST);
 }
 
-/* The thread's state, or 0 after asking user space (at most once a second). */
+/* The thread's state, or 0 after asking user space (backing off to once a
+ * second while it goes unanswered). */
 static __always_inline __u64 python_thread_state(__u32 pid, __u32 tid, __u64 now)
 {
 	struct record_python_thread *t = bpf_map_lookup_elem(&python_threads, &tid);
 
 	if (!t) {
-		struct record_python_thread unknown = { .retry_ns = now + PYTHON_RETRY_NS };
+		struct record_python_thread unknown = {
+			.retry_ns = now + PYTHON_FIRST_RETRY_MS * 1000000ULL,
+			.retry_gap_ms = PYTHON_FIRST_RETRY_MS,
+		};
 		if (bpf_map_update_elem(&python_threads, &tid, &unknown, BPF_NOEXIST) == 0)
 			python_ask_thread(pid, tid);
 		return 0;
@@ -70,7 +80,11 @@ static __always_inline __u64 python_thread_state(__u32 pid, __u32 tid, __u64 now
 	if (t->tstate)
 		return t->tstate;
 	if (now >= t->retry_ns) {
-		t->retry_ns = now + PYTHON_RETRY_NS;
+		__u32 gap = t->retry_gap_ms * 2;
+		if (gap < PYTHON_FIRST_RETRY_MS || gap > PYTHON_LAST_RETRY_MS)
+			gap = PYTHON_LAST_RETRY_MS;
+		t->retry_gap_ms = gap;
+		t->retry_ns = now + gap * 1000000ULL;
 		python_ask_thread(pid, tid);
 	}
 	return 0;

@@ -257,14 +257,16 @@ struct record_python_proc {
 };
 
 /* One thread of an interpreting process, by tid in `python_threads`: its
- * thread state (0: none known; BPF asks user space again after retry_ns)
- * and the native id the state must hold, checked at each walk (a state
- * freed and made again for another thread is not followed). */
+ * thread state (0: none known; BPF asks user space again after retry_ns,
+ * each unanswered ask waiting twice as long as the one before, from
+ * 8 ms to a second) and the native id the state must hold, checked at
+ * each walk (a state freed and made again for another thread is not
+ * followed). */
 struct record_python_thread {
 	__u64 tstate;
 	__u64 retry_ns;
 	__u32 native_id;
-	__u32 reserved;
+	__u32 retry_gap_ms;
 };
 
 /* What the BPF side tells user space through `interp_events`. */
