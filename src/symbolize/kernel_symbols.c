@@ -75,15 +75,52 @@ static bool is_text_type(char type)
 	return type == 't' || type == 'T' || type == 'w' || type == 'W';
 }
 
-/* A text symbol at addr: keep it for the wanted address it is nearest below. */
-static void offer_symbol(struct kernel_symbols *k, uint64_t addr, const char *name, size_t len)
+/*
+ * The symbol nearest below one wanted address as the symbols go by, its
+ * name in a buffer used again: kallsyms lists 100,000 and more text symbols
+ * by address, and every one between two wanted addresses is nearer to the
+ * upper one than the one before it. Only the last of such a run is copied
+ * into `nearest` (keep_candidate()), not each in turn.
+ */
+struct candidate {
+	size_t at;              /* the wanted address's index; count: none */
+	uint64_t addr;
+	char *name;
+	size_t len, cap;
+};
+
+/* The candidate made the nearest symbol of its address, where it is nearer
+ * than the one kept (the modules' part of kallsyms comes after the
+ * kernel's own, out of order). */
+static void keep_candidate(struct kernel_symbols *k, struct candidate *c)
+{
+	if (c->at >= k->count)
+		return;
+	struct nearest *n = &k->nearest[c->at];
+	if (!n->name || n->addr < c->addr) {
+		free(n->name);
+		*n = (struct nearest){ c->addr, fk_memdup(c->name, c->len), true };
+	}
+	c->at = k->count;
+}
+
+/* A text symbol at addr: the candidate for the wanted address it is
+ * nearest below, if nearer than what that address has. */
+static void offer_symbol(struct kernel_symbols *k, struct candidate *c, uint64_t addr,
+			 const char *name, size_t len)
 {
 	size_t at = lower_bound(k->wanted, k->count, addr);
 	if (at == k->count || (k->nearest[at].name && k->nearest[at].addr >= addr))
 		return;
-	/* Replaced, not appended: memory stays one name per address. */
-	free(k->nearest[at].name);
-	k->nearest[at] = (struct nearest){ addr, fk_memdup(name, len), true };
+	if (at != c->at)
+		keep_candidate(k, c);
+	else if (c->addr >= addr)
+		return;
+	c->name = fk_grow(c->name, &c->cap, len + 1, 1);
+	memcpy(c->name, name, len);
+	c->len = len;
+	c->addr = addr;
+	c->at = at;
 }
 
 /*
@@ -132,6 +169,7 @@ static bool resolve_from_cache(struct kernel_symbols *k, const char *cache_path,
 	}
 	char name[UINT16_MAX];
 	unsigned char record[10];
+	struct candidate candidate = { .at = k->count };
 	while (usable && fread(record, 1, sizeof record, f) == sizeof record) {
 		uint64_t addr;
 		uint16_t len;
@@ -139,8 +177,10 @@ static bool resolve_from_cache(struct kernel_symbols *k, const char *cache_path,
 		memcpy(&len, record + 8, 2);
 		if (addr > k->wanted[k->count - 1] || fread(name, 1, len, f) != len)
 			break;
-		offer_symbol(k, addr, name, len);
+		offer_symbol(k, &candidate, addr, name, len);
 	}
+	keep_candidate(k, &candidate);
+	free(candidate.name);
 	fclose(f);
 	return usable;
 }
@@ -253,6 +293,7 @@ static bool scan_kallsyms(FILE *f, bool (*visit)(const struct kallsyms_line *, v
 struct resolving {
 	struct kernel_symbols *k;
 	struct cache_writer *cache;     /* NULL: none to write */
+	struct candidate candidate;
 };
 
 static bool resolve_line(const struct kallsyms_line *l, void *arg)
@@ -275,7 +316,7 @@ static bool resolve_line(const struct kallsyms_line *l, void *arg)
 		return true;
 	if (r->cache && l->ascending && l->addr)
 		cache_writer__put(r->cache, l->addr, l->name, l->len);
-	offer_symbol(r->k, l->addr, l->name, l->len);
+	offer_symbol(r->k, &r->candidate, l->addr, l->name, l->len);
 	return true;
 }
 
@@ -308,7 +349,7 @@ int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
 		cache_path = NULL;
 	if (!cache_path || !resolve_from_cache(k, cache_path, boot_id)) {
 		struct cache_writer cache;
-		struct resolving r = { k, NULL };
+		struct resolving r = { k, NULL, { .at = k->count } };
 		FILE *f = fopen(kallsyms_path, "r");
 		if (!f) {
 			warning("cannot read %s (%s): kernel frames show as [unknown]", kallsyms_path,
@@ -318,6 +359,8 @@ int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
 		if (cache_path && cache_writer__open(&cache, cache_path, boot_id))
 			r.cache = &cache;
 		bool any_address = scan_kallsyms(f, resolve_line, &r);
+		keep_candidate(k, &r.candidate);
+		free(r.candidate.name);
 		if (r.cache)
 			cache_writer__finish(&cache, any_address, cache_path);
 		if (!any_address) {
