@@ -72,12 +72,18 @@ struct word_name {
 	unsigned generation;
 };
 
+/* Looks at a process whose frames or thread states were not what its
+ * layout says before it is refused (a tenth of a second apart at least,
+ * interp.c). */
+#define PYTHON_UNSURE_LOOKS 3
+
 struct py_process {
 	uint32_t pid;
 	bool attached;
 	struct python_layout layout;
 	uint64_t runtime, code_type, unicode_type;
 	bool own_pid_namespace;         /* tids inside differ from ours */
+	unsigned unsure_looks;          /* attaches whose frames or threads looked wrong */
 	struct code_info *codes;
 	size_t code_count, code_cap;
 	struct index_table code_index;
@@ -709,16 +715,19 @@ static enum interp_attach python_attach(void *runtime, uint32_t pid, struct buf 
 	}
 	if (!read_word(p, p->runtime + p->layout.interpreters_head))
 		return INTERP_LATER;  /* not initialised yet */
-	if (!check_code_layout(p, why, binary) || !check_frames(p, why, binary))
+	if (!check_code_layout(p, why, binary))
 		return INTERP_REFUSED;
+	/* Frames and thread states change while they are read (a frame pushed
+	 * as its code is set, a thread being made): what looks wrong once is
+	 * looked at again later; a layout that is wrong stays wrong. */
 	p->own_pid_namespace = in_own_pid_namespace(pid);
-	int threads = fill_threads(py, p);
-	if (threads < 0) {
+	int threads = check_frames(p, why, binary) ? fill_threads(py, p) : -2;
+	if (threads == -1)
 		buf__printf(why, "are in CPython 3.%u (%s), whose thread states do not point back "
 			    "to their interpreter where flamekit expects: an unknown layout",
 			    minor, binary);
-		return INTERP_REFUSED;
-	}
+	if (threads < 0)
+		return ++p->unsure_looks < PYTHON_UNSURE_LOOKS ? INTERP_LATER : INTERP_REFUSED;
 	if (threads == 0)
 		return INTERP_LATER;  /* no thread yet */
 	tell_bpf(py, p);
