@@ -540,10 +540,135 @@ fleet_spool_full_test() {
 	fi
 }
 
+# Python for the scripts of fleet_followed: COUNT children forked on CPU 1
+# (where the caller runs) that move to CPU 0 and exit there, PAUSE seconds
+# apart: their forks and exits are reported in two CPUs' rings.
+fleet_children_gone='
+import os, time
+def children_gone(count, pause):
+    for i in range(count):
+        pid = os.fork()
+        if pid == 0:
+            os.sched_setaffinity(0, {0})
+            os._exit(0)
+        os.waitpid(pid, 0)
+        time.sleep(pause)
+'
+
+# fleet_followed ID NAME SCRIPT: python3 -c SCRIPT under record --every 1
+# -v; what the recorder still followed at its end in fleet_held, "P M"
+# (processes, mappings). Fails ID and returns 1 when the run fails or
+# does not say.
+fleet_followed() {
+	local id=$1 name=$2 script=$3 err=$fleet_dir/$2.err
+	rm -rf "$fleet_dir/$name"
+	if ! timeout -s KILL "$fleet_guard" "$BUILD/flamekit" record -v -F 99 --every 1 \
+		--outdir "$fleet_dir/$name" --format folded -- python3 -c "$script" 2> "$err"; then
+		fail "$id" "$(grep -v '^libbpf' "$err" | tail -n 1)"
+		return 1
+	fi
+	fleet_held=$(sed -n 's/^flamekit: \([0-9]*\) processes still followed at the end, with \([0-9]*\) mappings$/\1 \2/p' "$err")
+	if [[ -z $fleet_held ]]; then
+		fail "$id" "no line of the processes still followed: $(grep -v '^libbpf' "$err" | tail -n 2 | tr '\n' ' ')"
+		return 1
+	fi
+}
+
+# A process that forks on one CPU and exits on another has its fork and its
+# exit in two rings: read ring by ring, the exit came before the fork it
+# ends and the process was followed for the run's life. 300 children forked
+# on CPU 1 exit on CPU 0; at the end almost none is followed.
+fleet_exits_test() {
+	local id=record/fleet-exits
+	if (( $(nproc) < 2 )); then skip "$id" "needs two CPUs (a fork on one, its exit on another)"; return; fi
+	fleet_followed "$id" exits "$fleet_children_gone
+os.sched_setaffinity(0, {1})
+children_gone(300, 0)
+" || return
+	local processes=${fleet_held% *}
+	if (( processes > 30 )); then
+		fail "$id" "$processes processes still followed at the end of 300 forked and gone"
+	else
+		pass "$id"
+	fi
+}
+
+# Exits the kernel could not report (their CPU's ring full) are found by
+# looking: a process renaming itself on CPU 0 as fast as it can fills that
+# ring with 40-byte records, where the 48-byte exits of twenty children forked
+# on CPU 1 find no room; after the windows that follow, they are not
+# followed any more, and the end says reports were lost.
+fleet_lost_exits_test() {
+	local id=record/fleet-lost-exits
+	if (( $(nproc) < 2 )); then skip "$id" "needs two CPUs (a fork on one, its exit on another)"; return; fi
+	fleet_followed "$id" lost-exits "$fleet_children_gone"'
+import ctypes
+flooder = os.fork()
+if flooder == 0:
+    os.sched_setaffinity(0, {0})
+    prctl = ctypes.CDLL(None).prctl
+    while True:
+        prctl(15, b"fk-flood", 0, 0, 0)
+os.sched_setaffinity(0, {1})
+time.sleep(0.5)
+children_gone(20, 0.1)
+os.kill(flooder, 9)
+os.waitpid(flooder, 0)
+time.sleep(3)
+' || return
+	local processes=${fleet_held% *}
+	if ! grep -q "of the kernel's reports of mmaps, execs, forks and exits were lost" \
+		"$fleet_dir/lost-exits.err"; then
+		fail "$id" "no report was lost: the test did not fill the ring ($processes processes followed)"
+	elif (( processes > 3 )); then
+		fail "$id" "$processes processes still followed at the end, of twenty children and a flooder gone"
+	else
+		pass "$id"
+	fi
+}
+
+# A process that maps code at the same address again and again (a JIT, a
+# dlopen in a loop) had every mapping kept for its life: one page mapped
+# 8,000 times at one address over 4 s by a child still alive at the end
+# (it exits 2 s after its parent, the recorded command);
+# what is followed then holds some tens of mappings, not thousands.
+fleet_mappings_test() {
+	local id=record/fleet-mappings
+	fleet_followed "$id" mappings '
+import ctypes, os, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_int, ctypes.c_long]
+libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+PROT_READ_EXEC, MAP_PRIVATE_ANONYMOUS_FIXED_NOREPLACE = 0x1 | 0x4, 0x02 | 0x20 | 0x100000
+at = 0x3f0000000000
+child = os.fork()
+if child == 0:
+    end = time.monotonic() + 4
+    for i in range(8000):
+        if libc.mmap(at, 4096, PROT_READ_EXEC, MAP_PRIVATE_ANONYMOUS_FIXED_NOREPLACE, -1, 0) != at:
+            os._exit(1)
+        libc.munmap(at, 4096)
+        time.sleep(max(0, (end - time.monotonic()) / (8000 - i)))
+    time.sleep(4)  # past the end of the recording (the parent exits at 6 s)
+    os._exit(0)
+time.sleep(6)
+' || return
+	local mappings=${fleet_held#* }
+	if (( mappings > 500 )); then
+		fail "$id" "$mappings mappings still kept at the end (${fleet_held% *} processes)"
+	elif (( mappings < 2 )); then
+		fail "$id" "$mappings mappings followed at the end: the mapping child did not live to the end"
+	else
+		pass "$id"
+	fi
+}
+
 record_fleet_tests() {
 	local ids=(fleet-pyroscope fleet-retry fleet-down fleet-kill9 fleet-spool-max fleet-otlp
 		fleet-401 fleet-outdir fleet-every-events fleet-every-offcpu fleet-spool-full
-		fleet-names-again fleet-binaries-closed) id any=
+		fleet-names-again fleet-binaries-closed fleet-exits fleet-lost-exits fleet-mappings) id any=
 	for id in "${ids[@]}"; do wanted "record/$id" && any=1; done
 	[[ -n $any ]] || return 0
 	local why=""
@@ -575,5 +700,8 @@ record_fleet_tests() {
 	wanted record/fleet-spool-full && fleet_spool_full_test
 	wanted record/fleet-names-again && fleet_names_again_test
 	wanted record/fleet-binaries-closed && fleet_binaries_closed_test
+	wanted record/fleet-exits && fleet_exits_test
+	wanted record/fleet-lost-exits && fleet_lost_exits_test
+	wanted record/fleet-mappings && fleet_mappings_test
 	return 0
 }

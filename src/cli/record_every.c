@@ -296,6 +296,11 @@ int record_every__run(struct record_options *o)
 	struct bpf_sampler_stats stats = r->stats;
 	record__report_stats(o, &stats, run.stacks, elapsed, NULL);
 	record__report_unwind(r, &stats, o->sampler.verbose);
+	if (o->sampler.verbose) {
+		size_t mappings, processes = process_symbols__count(r->processes, &mappings);
+		fprintf(stderr, "flamekit: %zu processes still followed at the end, with %zu "
+			"mappings\n", processes, mappings);
+	}
 	if (o->outdir)
 		fprintf(stderr, "flamekit: %u windows of %u s written to %s\n", run.windows,
 			o->every, o->outdir);

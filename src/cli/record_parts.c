@@ -387,6 +387,10 @@ void record__report_unwind(const struct recording_results *r,
 	uint64_t walked = stats->unwound + r->fallback_samples;
 	struct buf where = BUF_INIT;
 
+	if (r->task_events_lost)
+		fprintf(stderr, "flamekit: %" PRIu64 " of the kernel's reports of mmaps, execs, forks "
+			"and exits were lost (their ring was full): frames of code mapped then may "
+			"show as [unknown]\n", r->task_events_lost);
 	if (!r->kernel_unwind)
 		return;
 	if (stats->unwound_fp)

@@ -35,6 +35,7 @@ struct recording {
 	uint64_t slice_ns, start_ns;        /* the sampler's slices (record --every's windows) */
 	struct task_events *events;
 	uint64_t events_read_at;            /* CLOCK_MONOTONIC ns of the last read */
+	uint64_t events_lost_swept;         /* task_events__lost() at the last sweep */
 	struct user_unwinder *unwinder;     /* copied stacks */
 	struct kernel_unwind *kernel_unwind; /* the kernel's tables; NULL: none */
 	struct user_counts *counts;
@@ -405,6 +406,22 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 	return status;
 }
 
+/* Exits the kernel could not report (their ring was full) would keep the
+ * processes for the agent's life: after a loss, those gone are exited now. */
+static void sweep_lost_exits(struct recording *r)
+{
+	uint64_t lost = r->events ? task_events__lost(r->events) : 0;
+	if (lost == r->events_lost_swept)
+		return;
+	r->events_lost_swept = lost;
+	uint32_t *pids;
+	size_t count = process_symbols__gone(r->results.processes, &pids);
+	uint64_t now = monotonic_ns();
+	for (size_t i = 0; i < count; i++)
+		on_task_exit(pids[i], now, r);
+	free(pids);
+}
+
 int recording__forget_slices(struct recording *r, uint32_t slice)
 {
 	struct bpf_sampler *s = r->results.sampler;
@@ -427,6 +444,7 @@ int recording__forget_slices(struct recording *r, uint32_t slice)
 	free(dropped.hashes);
 	if (r->counts)
 		user_counts__forget_through(r->counts, slice);
+	sweep_lost_exits(r);
 	/* the processes gone before the window's end are in no later one */
 	uint64_t window_end = slice == UINT32_MAX ? UINT64_MAX :
 		r->start_ns + ((uint64_t)slice + 1) * r->slice_ns;
@@ -438,6 +456,7 @@ int recording__forget_slices(struct recording *r, uint32_t slice)
 	 * over ten minutes of builds.) */
 	process_symbols__release_pages(r->results.processes);
 	process_symbols__forget_names(r->results.processes);
+	process_symbols__forget_shadowed(r->results.processes, window_end);
 	uint64_t *closed;
 	size_t closed_count = process_symbols__forget_binaries(r->results.processes, &closed);
 	if (r->unwinder)
@@ -463,6 +482,7 @@ int recording__finish(struct recording *r)
 		return -1;
 	/* dropped here or in the kernel, for the same reason: not unwound in time */
 	r->results.stats.copies_lost += r->dropped;
+	r->results.task_events_lost = r->events ? task_events__lost(r->events) : 0;
 
 	return 0;
 }

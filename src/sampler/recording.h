@@ -114,6 +114,7 @@ struct recording_results {
 	struct process_symbols *processes;    /* names for the user frames */
 	const struct user_unwinder *unwinder; /* NULL without copied stacks */
 	uint64_t copied_samples, copied_bytes;  /* stacks copied out, and their bytes */
+	uint64_t task_events_lost;            /* mmaps, execs, forks, exits (task_events.h) */
 	struct interp_session *interp;        /* interpreter frames; NULL: none asked for */
 	/* options->kernel_unwind: the tables loaded, and the samples copied
 	 * instead, by why (record.h's enum record_fallback) and by binary */

@@ -22,6 +22,11 @@ struct ring {
 	int fd;
 	void *base;                 /* the control page, then the data pages */
 	size_t data_size;
+	/* during a read: what is left, and the next record's size and time
+	 * (peek(); next_size 0: none left) */
+	uint64_t tail, head;
+	size_t next_size;
+	uint64_t next_time;
 };
 
 struct task_events {
@@ -169,38 +174,80 @@ static void handle_record(struct task_events *te, const struct perf_event_header
 	}
 }
 
+/* The ring's bytes from its offset `at` on, wrapping at its end. */
+static void copy_out(const struct task_events *te, const struct ring *r, uint64_t at, void *to,
+		     size_t size)
+{
+	const char *data = (const char *)r->base + te->page_size;
+	size_t from = at % r->data_size, first = r->data_size - from;
+
+	if (first > size)
+		first = size;
+	memcpy(to, data + from, first);
+	memcpy((char *)to + first, data, size - first);
+}
+
+/* Looks at the ring's next record: its size and time (the trailer's, at
+ * its end; 0 for a record too short to have one: handed over first). */
+static void peek(const struct task_events *te, struct ring *r)
+{
+	struct perf_event_header h;
+
+	r->next_size = 0;
+	if (r->tail + sizeof(h) > r->head)
+		return;
+	copy_out(te, r, r->tail, &h, sizeof(h));
+	if (h.size < sizeof(h) || r->tail + h.size > r->head)
+		return;
+	r->next_size = h.size;
+	r->next_time = 0;
+	if (h.size >= sizeof(h) + sizeof(struct id_trailer))
+		copy_out(te, r, r->tail + h.size - sizeof(r->next_time), &r->next_time,
+			 sizeof(r->next_time));
+}
+
+/* The ring's next record (peek() found one), whole: in place, or copied
+ * when it wraps the ring's end. */
+static const struct perf_event_header *next_record(struct task_events *te, const struct ring *r)
+{
+	size_t at = r->tail % r->data_size;
+
+	if (at + r->next_size <= r->data_size)
+		return (const void *)((const char *)r->base + te->page_size + at);
+	te->record = fk_grow(te->record, &te->record_cap, r->next_size, 1);
+	copy_out(te, r, r->tail, te->record, r->next_size);
+	return (const void *)te->record;
+}
+
+/* Every record written so far, all rings' merged by time: a process that
+ * forks on one CPU and exits on another has its fork handed over first,
+ * whichever ring is read first. */
 void task_events__read(struct task_events *te, const struct task_events_callbacks *cb,
 		       void *arg)
 {
 	for (size_t i = 0; i < te->ring_count; i++) {
 		struct ring *r = &te->rings[i];
 		struct perf_event_mmap_page *control = r->base;
-		const char *data = (const char *)r->base + te->page_size;
-		uint64_t head = __atomic_load_n(&control->data_head, __ATOMIC_ACQUIRE);
-		uint64_t tail = control->data_tail;
-
-		while (tail + sizeof(struct perf_event_header) <= head) {
-			struct perf_event_header h;
-			size_t at = tail % r->data_size;
-			/* a record may wrap the ring's end: copy it whole first */
-			for (size_t k = 0; k < sizeof(h); k++)
-				((char *)&h)[k] = data[(at + k) % r->data_size];
-			if (h.size < sizeof(h) || tail + h.size > head)
-				break;
-			const struct perf_event_header *record;
-			if (at + h.size <= r->data_size) {
-				record = (const void *)(data + at);
-			} else {
-				te->record = fk_grow(te->record, &te->record_cap, h.size, 1);
-				size_t first = r->data_size - at;
-				memcpy(te->record, data + at, first);
-				memcpy(te->record + first, data, h.size - first);
-				record = (const void *)te->record;
-			}
-			handle_record(te, record, cb, arg);
-			tail += h.size;
+		r->head = __atomic_load_n(&control->data_head, __ATOMIC_ACQUIRE);
+		r->tail = control->data_tail;
+		peek(te, r);
+	}
+	for (;;) {
+		struct ring *earliest = NULL;
+		for (size_t i = 0; i < te->ring_count; i++) {
+			struct ring *r = &te->rings[i];
+			if (r->next_size && (!earliest || r->next_time < earliest->next_time))
+				earliest = r;
 		}
-		__atomic_store_n(&control->data_tail, tail, __ATOMIC_RELEASE);
+		if (!earliest)
+			break;
+		handle_record(te, next_record(te, earliest), cb, arg);
+		earliest->tail += earliest->next_size;
+		peek(te, earliest);
+	}
+	for (size_t i = 0; i < te->ring_count; i++) {
+		struct perf_event_mmap_page *control = te->rings[i].base;
+		__atomic_store_n(&control->data_tail, te->rings[i].tail, __ATOMIC_RELEASE);
 	}
 }
 

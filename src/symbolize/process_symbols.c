@@ -1,6 +1,8 @@
 #include "process_symbols.h"
 
+#include <errno.h>
 #include <gelf.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -44,6 +46,7 @@ struct process {
 	uint64_t exited;           /* when it exited (ns); 0: alive, as far as told */
 	bool sampled;              /* its binaries are opened as they are learnt */
 	bool snapshot_taken;
+	bool mapped_since_forget;  /* mappings for process_symbols__forget_shadowed() to look at */
 	struct symbol_table perf_map;  /* /tmp/perf-PID.map, sorted */
 	char **perf_map_names;     /* one block of names per read: names never move */
 	size_t perf_map_reads;
@@ -232,6 +235,7 @@ static void process__add_mapping(struct process_symbols *ps, struct process *p,
 	added->binary = NULL;
 	added->binary_id = 0;
 	p->generation++;
+	p->mapped_since_forget = true;
 	if (m->path && jvm_attach__is_hotspot(m->path))
 		p->jvm = true;
 	if (p->sampled)
@@ -385,6 +389,105 @@ static bool exited_before(const void *record, void *arg)
 void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before)
 {
 	pid_table__remove_if(&ps->processes, exited_before, &before, process__free);
+}
+
+/* A mapping's place among a process's: sorted by start, then as learnt. */
+struct mapping_place {
+	uint64_t start;
+	size_t index;
+};
+
+static int by_start_then_learnt(const void *a, const void *b)
+{
+	const struct mapping_place *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Drops the mappings of p that no lookup at `before` or later can find
+ * (mapping_at()): those of an address space replaced before it, and those
+ * at the same start as one learnt later, made no earlier and no later than
+ * `before`, that covers them whole. Returns how many went; `undecided`:
+ * whether some mapping made after `before` was kept (a later call may let
+ * it or those under it go). */
+static size_t process__forget_shadowed(struct process *p, uint64_t before, bool *undecided)
+{
+	uint64_t epoch = process__epoch(p, before);
+	struct mapping_place *places = fk_malloc(p->mapping_count * sizeof(*places));
+	bool *gone = fk_calloc(p->mapping_count, sizeof(*gone));
+	size_t removed = 0;
+
+	for (size_t i = 0; i < p->mapping_count; i++)
+		places[i] = (struct mapping_place){ p->mappings[i].start, i };
+	qsort(places, p->mapping_count, sizeof(*places), by_start_then_learnt);
+	/* each run of one start, from the last learnt back: a mapping that a
+	 * later one (the cover) holds whole goes */
+	const struct mapping *cover = NULL;
+	for (size_t k = p->mapping_count; k > 0; k--) {
+		const struct mapping *m = &p->mappings[places[k - 1].index];
+		if (k == p->mapping_count || places[k].start != m->start)
+			cover = NULL;
+		if (m->time < epoch) {
+			gone[places[k - 1].index] = true;
+		} else if (cover && cover->end >= m->end && cover->time >= m->time) {
+			gone[places[k - 1].index] = true;
+		} else if (m->time <= before && (!cover || m->end > cover->end)) {
+			cover = m;
+		}
+	}
+	size_t kept = 0;
+	*undecided = false;
+	for (size_t i = 0; i < p->mapping_count; i++) {
+		if (gone[i]) {
+			free(p->mappings[i].path);
+			removed++;
+		} else {
+			*undecided |= p->mappings[i].time > before;
+			p->mappings[kept++] = p->mappings[i];
+		}
+	}
+	p->mapping_count = kept;
+	if (removed)
+		p->generation++;
+	free(places);
+	free(gone);
+	return removed;
+}
+
+size_t process_symbols__forget_shadowed(struct process_symbols *ps, uint64_t before)
+{
+	size_t removed = 0;
+
+	for (size_t i = 0; i < ps->processes.count; i++) {
+		struct process *p = ps->processes.records[i];
+		if (p->mapped_since_forget)
+			removed += process__forget_shadowed(p, before, &p->mapped_since_forget);
+	}
+	return removed;
+}
+
+size_t process_symbols__gone(const struct process_symbols *ps, uint32_t **pids)
+{
+	size_t count = 0, cap = 0;
+
+	*pids = NULL;
+	for (size_t i = 0; i < ps->processes.count; i++) {
+		const struct process *p = ps->processes.records[i];
+		if (p->exited || kill((pid_t)p->pid, 0) == 0 || errno != ESRCH)
+			continue;
+		*pids = fk_grow(*pids, &cap, count + 1, sizeof(**pids));
+		(*pids)[count++] = p->pid;
+	}
+	return count;
+}
+
+size_t process_symbols__count(const struct process_symbols *ps, size_t *mappings)
+{
+	*mappings = 0;
+	for (size_t i = 0; i < ps->processes.count; i++)
+		*mappings += ((const struct process *)ps->processes.records[i])->mapping_count;
+	return ps->processes.count;
 }
 
 void process_symbols__fork(struct process_symbols *ps, uint32_t pid, uint32_t parent_pid,

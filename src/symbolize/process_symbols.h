@@ -117,6 +117,19 @@ void process_symbols__forget_names(struct process_symbols *ps);
  * (process_module.key, never given to another binary) into *keys, for the
  * unwinders to let go of what they keep by them; the caller frees *keys. */
 size_t process_symbols__forget_binaries(struct process_symbols *ps, uint64_t **keys);
+/* Lets go of the mappings no lookup at `before` or later can find (record
+ * --every, after each window: those before `before` are named): the ones of
+ * an address space replaced by an exec, and those that a later mapping at
+ * the same address covers whole (a JIT or a dlopen mapping the same place
+ * again and again kept every one). Returns how many went. */
+size_t process_symbols__forget_shadowed(struct process_symbols *ps, uint64_t before);
+/* The pids of the processes it keeps as alive that are gone (kill(pid, 0)
+ * says so): their exits were lost (task_events__lost()). Into *pids, which
+ * the caller frees; how many. */
+size_t process_symbols__gone(const struct process_symbols *ps, uint32_t **pids);
+/* How many processes it keeps now, and their mappings in all (record
+ * --every -v says so at the end: what a long run holds). */
+size_t process_symbols__count(const struct process_symbols *ps, size_t *mappings);
 
 /* What an address is: its function's name, or why it has none. */
 struct symbol_lookup {
