@@ -14,8 +14,13 @@ static const struct interp_runtime *const interp_runtimes[] = {
 
 #define RUNTIME_COUNT (sizeof(interp_runtimes) / sizeof(interp_runtimes[0]))
 #define NO_RUNTIME -1
-#define MAX_TRIES 100   /* a runtime not started yet: looked at this often, */
-#define TRY_EVERY_NS 100000000ULL  /* at most every 100 ms */
+/* A runtime not started yet (its library mapped, its interpreter not made)
+ * is looked at again after 5 ms, then 10, 20 ... up to every 100 ms, 100
+ * times in all (some ten seconds): an interpreter starts within tens of
+ * milliseconds, and its frames are missed until it is seen. */
+#define MAX_TRIES 100
+#define FIRST_TRY_NS 5000000ULL
+#define LAST_TRY_NS 100000000ULL
 
 enum process_state {
 	PROCESS_UNKNOWN,    /* not looked at yet */
@@ -30,6 +35,7 @@ struct process {
 	enum process_state state;
 	int runtime;                 /* index in interp_runtimes[], or NO_RUNTIME */
 	unsigned tries;
+	uint64_t next_try, try_gap;  /* PROCESS_LATER: when to look again (ns), and the wait */
 	char *why;                   /* PROCESS_REFUSED's reason */
 	uint64_t python_mapped;      /* when it last mapped a file named python* (ns) */
 	uint64_t exited;             /* when it exited (ns); 0: alive, as far as told */
@@ -47,8 +53,15 @@ struct interp_session {
 	struct tally *tallies;
 	size_t tally_count, tally_cap;
 	struct buf why;
-	uint64_t last_tick;      /* CLOCK_MONOTONIC ns */
+	uint64_t next_try;       /* CLOCK_MONOTONIC ns of the soonest look again; 0: none due */
 };
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
 
 struct interp_session *interp_session__new(const struct interp_options *o)
 {
@@ -118,8 +131,16 @@ static void look_at(struct interp_session *s, struct process *p)
 		later = true;
 	}
 	p->state = later ? PROCESS_LATER : PROCESS_NONE;
-	if (!later)
+	if (!later) {
 		p->runtime = NO_RUNTIME;
+		return;
+	}
+	p->try_gap = p->try_gap ? p->try_gap * 2 : FIRST_TRY_NS;
+	if (p->try_gap > LAST_TRY_NS)
+		p->try_gap = LAST_TRY_NS;
+	p->next_try = monotonic_ns() + p->try_gap;
+	if (!s->next_try || p->next_try < s->next_try)
+		s->next_try = p->next_try;
 }
 
 static struct process *process_of(struct interp_session *s, uint32_t pid, bool *made)
@@ -241,20 +262,32 @@ void interp_session__event(struct interp_session *s, const void *data, size_t si
 
 void interp_session__tick(struct interp_session *s)
 {
-	struct timespec now;
-
-	if (!interp_session__active(s))
+	if (!interp_session__active(s) || !s->next_try)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	uint64_t ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-	if (ns - s->last_tick < TRY_EVERY_NS)
+	uint64_t now = monotonic_ns();
+	if (now < s->next_try)
 		return;
-	s->last_tick = ns;
+	s->next_try = 0;
 	for (size_t i = 0; i < s->processes.count; i++) {
 		struct process *p = s->processes.records[i];
-		if (p->state == PROCESS_LATER && p->tries++ < MAX_TRIES)
-			look_at(s, p);
+		if (p->state != PROCESS_LATER || p->tries >= MAX_TRIES)
+			continue;
+		if (p->next_try <= now) {
+			p->tries++;
+			look_at(s, p);  /* (sets s->next_try if it is still to come) */
+		} else if (!s->next_try || p->next_try < s->next_try) {
+			s->next_try = p->next_try;
+		}
 	}
+}
+
+double interp_session__seconds_to_tick(const struct interp_session *s, double most)
+{
+	if (!s || !s->next_try)
+		return most;
+	uint64_t now = monotonic_ns();
+	double left = s->next_try > now ? (double)(s->next_try - now) / 1e9 : 0;
+	return left < most ? left : most;
 }
 
 static void tally(struct interp_session *s, const char *text, uint64_t samples)

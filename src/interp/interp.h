@@ -107,7 +107,12 @@ void interp_session__forget_exited(struct interp_session *s, uint64_t before);
 void interp_session__mapped(struct interp_session *s, uint32_t pid, const char *path,
 			    uint64_t time);
 void interp_session__event(struct interp_session *s, const void *data, size_t size);
+/* Looks again at the processes whose runtime had not started (their
+ * turn: a few milliseconds after the first look, then less often). */
 void interp_session__tick(struct interp_session *s);
+/* Seconds until interp_session__tick() has a look to take, at most `most`:
+ * the recording's loop wakes by then. */
+double interp_session__seconds_to_tick(const struct interp_session *s, double most);
 
 /*
  * Merges one stack (see above): natives[0 .. native_count) leaf first,

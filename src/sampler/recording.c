@@ -354,7 +354,8 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 	*end = (struct recording_end){ RECORDING_DURATION, 0, false };
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
-		double now = seconds_since(&start), wait = 0.1;
+		double now = seconds_since(&start);
+		double wait = interp_session__seconds_to_tick(r->results.interp, 0.1);
 		if (duration > 0 && now >= duration)
 			break;
 		if (duration > 0 && duration - now < wait)
