@@ -45,18 +45,13 @@ void missing_report__free(struct missing_report *r)
 	free(r);
 }
 
-static bool same_binary(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
 static void add(struct missing_report *r, const struct missing *m)
 {
 	for (size_t i = 0; i < r->count; i++) {
 		struct missing *had = &r->items[i];
 		if (had->is_stop == m->is_stop && had->is_text == m->is_text && had->miss == m->miss &&
 		    had->stop == m->stop &&
-		    same_binary(had->binary, m->binary)) {
+		    process_module__same_path(had->binary, m->binary)) {
 			had->samples += m->samples;
 			return;
 		}

@@ -154,7 +154,7 @@ static void count_fallback(struct recording *r, const struct copied_sample *samp
 		r->results.fallback_reasons[sample->fallback]++;
 	for (size_t i = 0; i < r->results.fallback_binary_count; i++) {
 		struct recording_fallback *f = &r->results.fallback_binaries[i];
-		if (f->binary == binary || (f->binary && binary && strcmp(f->binary, binary) == 0)) {
+		if (process_module__same_path(f->binary, binary)) {
 			f->samples++;
 			return;
 		}

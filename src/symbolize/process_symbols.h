@@ -48,6 +48,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "debuginfo.h"
 #include "symbol_table.h"
@@ -156,6 +157,14 @@ struct process_module {
 	uint64_t low, high;         /* where the whole image lies (all its segments) */
 	uint64_t key;               /* from 1 */
 };
+
+/* Whether two binaries' paths, as lookups and modules give them (NULL:
+ * none known), are the same: the one test of the reports that count by
+ * binary. */
+static inline bool process_module__same_path(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
 
 /* Whether key is one of keys (process_symbols__forget_binaries()'s). */
 static inline bool process_module__key_in(uint64_t key, const uint64_t *keys, size_t count)

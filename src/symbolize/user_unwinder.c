@@ -399,8 +399,7 @@ static const char *count_stop(struct user_unwinder *u, const struct unwind_stop 
 		return NULL;
 	for (size_t i = 0; i < u->stop_count; i++)
 		if (u->stops[i].reason == stop->reason &&
-		    (u->stops[i].binary == stop->binary ||
-		     (u->stops[i].binary && stop->binary && strcmp(u->stops[i].binary, stop->binary) == 0))) {
+		    process_module__same_path(u->stops[i].binary, stop->binary)) {
 			u->stops[i].samples++;
 			return u->stops[i].binary;
 		}
