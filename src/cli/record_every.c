@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/clock.h"
 #include "../lib/error.h"
 #include "../push/push.h"
 #include "../push/spool.h"
@@ -150,13 +151,6 @@ static void push_window(struct every_run *run, const struct profile *profile,
 	uint64_t start_ns = (uint64_t)start->tv_sec * 1000000000 + (uint64_t)start->tv_nsec;
 	if (spool__add(run->spool, start_ns, &head, run->encoded.data, run->encoded.len) == 0)
 		pusher__wake(run->pusher);
-}
-
-static double seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
 /* Names, writes and forgets the slices first..last as window `first`, which

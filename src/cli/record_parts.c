@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "../lib/clock.h"
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
 #include "../sampler/kernel_unwind.h"
@@ -293,9 +294,7 @@ void record__prepare_sampler(struct record_options *o)
 		o->sampler.sample_weight = o->sampler.period ? o->sampler.period / 1000 :
 			(1000000 + o->sampler.frequency / 2) / o->sampler.frequency;
 	if (o->sampler.slice_ns) {  /* slice 0 starts now, in bpf_ktime_get_ns()'s clock */
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		o->sampler.start_ns = (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec;
+		o->sampler.start_ns = monotonic_ns();
 		o->sampler.counts_size = o->sampler.stack_storage_size * 8;
 	}
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../lib/clock.h"
 #include "../lib/pid_table.h"
 #include "../lib/xalloc.h"
 #include "python.h"
@@ -55,13 +56,6 @@ struct interp_session {
 	struct buf why;
 	uint64_t next_try;       /* CLOCK_MONOTONIC ns of the soonest look again; 0: none due */
 };
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
 
 struct interp_session *interp_session__new(const struct interp_options *o)
 {

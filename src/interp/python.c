@@ -73,8 +73,8 @@ struct word_name {
 };
 
 /* Looks at a process whose frames or thread states were not what its
- * layout says before it is refused (a tenth of a second apart at least,
- * interp.c). */
+ * layout says before it is refused (at the turns interp.c gives a runtime
+ * not started: milliseconds apart, then longer). */
 #define PYTHON_UNSURE_LOOKS 3
 
 struct py_process {

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 
 #include "../bpf/record.h"
+#include "../lib/clock.h"
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
 #include "kernel_unwind.h"
@@ -114,13 +115,6 @@ static const struct task_events_callbacks task_callbacks = {
 	.fork = on_task_fork,
 	.exit = on_task_exit,
 };
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
 
 static void read_task_events(struct recording *r)
 {
@@ -309,13 +303,6 @@ int recording__new_with_interp(const struct bpf_sampler_options *options, bool a
 cleanup:
 	recording__free(r);
 	return err;
-}
-
-static double seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
 /* Reads the rings: new pids, and copied samples unwound for at most

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../lib/buf.h"
+#include "../lib/clock.h"
 #include "../lib/index_table.h"
 #include "../lib/pid_table.h"
 #include "../lib/xalloc.h"
@@ -622,13 +623,6 @@ static void process__start_jvm_ask(struct process *p)
 	p->jvm_ask = jvm_ask__start(p->pid, JVM_ASK_TIMEOUT_MS, why, sizeof why);
 	if (!p->jvm_ask)
 		process__jvm_refused(p, why);
-}
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
 /* A second after a JVM is first sampled (its hot methods compiled by then),
