@@ -49,6 +49,7 @@ struct unwind_process {
 	bool reported, attached;
 	struct reported_module *modules;
 	size_t module_count, module_cap;
+	size_t cached_walks;        /* cache entries holding its walks */
 };
 
 /* A stack word a walk read, as an offset from sp. */
@@ -469,12 +470,21 @@ void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count
 {
 	if (count == 0)
 		return;
+	size_t cached_walks = 0;
+	for (size_t i = 0; i < count; i++) {
+		const struct unwind_process *p = pid_table__get(&u->processes, pids[i], 0, NULL);
+		cached_walks += p ? p->cached_walks : 0;
+	}
 	pid_table__remove_pids(&u->processes, pids, count, unwind_process__free);
 	/* their walks cannot come again: a build's compilers left a slot in
-	 * ten filled with theirs, and the cache's memory grew for minutes */
-	for (size_t i = 0; i < CACHE_SLOTS; i++)
-		if (u->cache[i].used && pid_table__sorted_has(pids, count, u->cache[i].pid))
+	 * ten filled with theirs, and the cache's memory grew for minutes. Most
+	 * processes have none (the kernel walks their stacks): the slots are
+	 * looked through only for those that do, not at every exit */
+	for (size_t i = 0; cached_walks > 0 && i < CACHE_SLOTS; i++)
+		if (u->cache[i].used && pid_table__sorted_has(pids, count, u->cache[i].pid)) {
 			cache_entry__clear(&u->cache[i]);
+			cached_walks--;
+		}
 }
 
 void user_unwinder__forget_modules(struct user_unwinder *u, const uint64_t *keys, size_t count)
@@ -738,7 +748,12 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 		UINT64_MAX;
 	/* a walk that read past the copy may go further with more: not kept */
 	if (!u->read_failed) {
+		struct unwind_process *before = e->used ?
+			pid_table__get(&u->processes, e->pid, 0, NULL) : NULL;
+		if (before && before->cached_walks)
+			before->cached_walks--;
 		cache_entry__clear(e);
+		p->cached_walks++;
 		e->used = true;
 		e->pid = in->pid;
 		e->generation = generation;
