@@ -109,7 +109,11 @@ static void keep_candidate(struct kernel_symbols *k, struct candidate *c)
 static void offer_symbol(struct kernel_symbols *k, struct candidate *c, uint64_t addr,
 			 const char *name, size_t len)
 {
-	size_t at = lower_bound(k->wanted, k->count, addr);
+	/* (kallsyms and the cache go up by address: most symbols are nearest
+	 * below the same wanted address as the one before them) */
+	bool same = c->at < k->count && k->wanted[c->at] >= addr &&
+		    (c->at == 0 || k->wanted[c->at - 1] < addr);
+	size_t at = same ? c->at : lower_bound(k->wanted, k->count, addr);
 	if (at == k->count || (k->nearest[at].name && k->nearest[at].addr >= addr))
 		return;
 	if (at != c->at)
@@ -146,19 +150,24 @@ static bool read_boot_id(char id[BOOT_ID_LEN + 1])
 	return ok;
 }
 
+/* The cache is read this much at a time (and parsed where it lies): its
+ * 120,000 records read one fread() each cost more than the copy. A record
+ * is at most 10 + 65,535 bytes, so one always fits. */
+#define CACHE_READ_BLOCK (128 << 10)
+
 /* Resolves every wanted address from the cache: true if it could (the file
  * is this boot's and every address lies in the kernel's own text). Read,
  * not mapped: mapped pages would count in the recording's memory. */
 static bool resolve_from_cache(struct kernel_symbols *k, const char *cache_path,
 			       const char *boot_id)
 {
-	FILE *f = fopen(cache_path, "re");
-	if (!f)
+	int fd = open(cache_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return false;
 	struct stat st;
 	char header[CACHE_HEADER];
-	bool usable = fstat(fileno(f), &st) == 0 && st.st_uid == geteuid() &&
-		      fread(header, 1, sizeof header, f) == sizeof header &&
+	bool usable = fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+		      read(fd, header, sizeof header) == (ssize_t)sizeof header &&
 		      memcmp(header, CACHE_MAGIC, 8) == 0 &&
 		      memcmp(header + 8, boot_id, BOOT_ID_LEN) == 0;
 	if (usable) {
@@ -167,21 +176,39 @@ static bool resolve_from_cache(struct kernel_symbols *k, const char *cache_path,
 		memcpy(&highest, header + 16 + BOOT_ID_LEN, 8);
 		usable = k->wanted[0] >= lowest && k->wanted[k->count - 1] <= highest;
 	}
-	char name[UINT16_MAX];
-	unsigned char record[10];
+	char *block = usable ? fk_malloc(CACHE_READ_BLOCK) : NULL;
+	size_t held = 0;         /* bytes in block, from its start */
+	bool past = false;       /* a record above every wanted address was met */
 	struct candidate candidate = { .at = k->count };
-	while (usable && fread(record, 1, sizeof record, f) == sizeof record) {
-		uint64_t addr;
-		uint16_t len;
-		memcpy(&addr, record, 8);
-		memcpy(&len, record + 8, 2);
-		if (addr > k->wanted[k->count - 1] || fread(name, 1, len, f) != len)
+	while (usable && !past) {
+		ssize_t got = read(fd, block + held, CACHE_READ_BLOCK - held);
+		if (got <= 0)
 			break;
-		offer_symbol(k, &candidate, addr, name, len);
+		held += (size_t)got;
+		size_t at = 0;
+		for (;;) {
+			uint64_t addr;
+			uint16_t len;
+			if (held - at < 10)
+				break;
+			memcpy(&addr, block + at, 8);
+			memcpy(&len, block + at + 8, 2);
+			if (addr > k->wanted[k->count - 1]) {
+				past = true;
+				break;
+			}
+			if (held - at - 10 < len)
+				break;
+			offer_symbol(k, &candidate, addr, block + at + 10, len);
+			at += 10 + (size_t)len;
+		}
+		memmove(block, block + at, held - at);
+		held -= at;
 	}
 	keep_candidate(k, &candidate);
 	free(candidate.name);
-	fclose(f);
+	free(block);
+	close(fd);
 	return usable;
 }
 
