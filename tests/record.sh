@@ -606,6 +606,60 @@ record_test_kernel_cache() {
 	kill "$busy"; wait "$busy"
 }
 
+# BPF programs' functions named from the programs (symbolize/bpf_functions.h),
+# not from all of kallsyms, where they come last: while a recording holds
+# record's programs loaded, tests/bpf_functions_dump.c lists every [bpf]
+# line of /proc/kallsyms, address and name, and no other; then, with a
+# symbol cache of this boot and a kallsyms without those lines, an address
+# inside each function has its kallsyms name, and kernel addresses the
+# names kallsyms gave them (so the BPF names came from the programs).
+record_test_bpf_names() {
+	local d=$record_dir/bpf-names problems="" tries
+	mkdir -p "$d/cache"
+	if ! cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$d/dump" "$TOP/tests/bpf_functions_dump.c" \
+		"$BUILD"/obj/symbolize/{bpf_functions,kernel_symbols}.o \
+		"$BUILD"/obj/lib/{buf,xalloc,error,output,sysctl,gzip}.o -lbpf -lisal -ldeflate -lz 2> "$d/cc.err"; then
+		record_fail bpf-names "tests/bpf_functions_dump.c does not build: $(head -n 3 "$d/cc.err" | tr '\n' ' ')"
+		return
+	fi
+	"$BUILD/flamekit" record -F 49 -f -o "$d/record.folded" -p $$ 60 2> "$d/record.err" & local recording=$!
+	for ((tries = 0; tries < 100; tries++)); do
+		grep -q '^Sampling' "$d/record.err" && break
+		sleep 0.1
+	done
+	for ((tries = 0; tries < 3; tries++)); do  # (programs of others may come and go meanwhile)
+		awk '$4 == "[bpf]" { print $1, $3 }' /proc/kallsyms | sort > "$d/want"
+		"$d/dump" 2> "$d/dump.err" | sort > "$d/got"
+		cmp -s "$d/want" "$d/got" && break
+	done
+	grep -v '\[bpf\]$' /proc/kallsyms > "$d/kallsyms"
+	awk '$2 ~ /^[tT]$/ && NF == 3 && NR % 400 == 0 { print $1 }' "$d/kallsyms" > "$d/kernel-addresses"
+	python3 -c 'import sys
+for line in sys.stdin:
+    address, name = line.split()
+    print("%016x %s" % (int(address, 16) + 1, name))' < "$d/want" > "$d/bpf-expected"
+	awk '{ print $1 }' "$d/bpf-expected" > "$d/bpf-addresses"
+	"$d/dump" "$d/kallsyms" "$d/cache/kallsyms" < "$d/kernel-addresses" > "$d/kernel-names" 2>> "$d/dump.err"
+	cat "$d/kernel-addresses" "$d/bpf-addresses" |
+		"$d/dump" "$d/kallsyms" "$d/cache/kallsyms" > "$d/names" 2>> "$d/dump.err"
+	kill -INT "$recording"; wait "$recording"
+	if ! grep -q '_do_sample$' "$d/want"; then
+		problems="no bpf_prog_..._do_sample line in /proc/kallsyms while recording: $(head -n 3 "$d/record.err" | tr '\n' ' ')"
+	elif ! cmp -s "$d/want" "$d/got"; then
+		problems="kallsyms and the programs differ: $(diff "$d/want" "$d/got" | grep '^[<>]' | head -n 4 | tr '\n' ' ')$(head -c 200 "$d/dump.err")"
+	elif [[ ! -s $d/cache/kallsyms ]]; then
+		problems="no cache written: $(head -c 200 "$d/dump.err")"
+	else
+		problems=$(awk 'FILENAME == ARGV[1] { kernel[$1] = $2; next }
+			FILENAME == ARGV[2] { bpf[$1] = $2; next }
+			($1 in bpf) { n++; if ($2 != bpf[$1]) { printf "%s named %s, kallsyms: %s; ", $1, $2, bpf[$1]; exit } next }
+			($1 in kernel) { k++; if ($2 != kernel[$1]) { printf "%s named %s from the cache, %s from kallsyms; ", $1, $2, kernel[$1]; exit } }
+			END { if (n == 0 || k < 50) printf "%d BPF and %d kernel addresses named; ", n, k }' \
+			"$d/kernel-names" "$d/bpf-expected" "$d/names")
+	fi
+	record_judge bpf-names "$problems"
+}
+
 # The kernel's BTF cut down to the types record's BPF program relocates
 # (sampler/core_btf.h): made in the cache directory by bpftool at the
 # first run, then handed to libbpf, which then does not read the whole of
@@ -1758,6 +1812,7 @@ record_table=(
 	"record_test_outputs folded-reader folded-flamegraph svg outdir report"
 	"record_test_interchange pprof otlp outdir-pprof"
 	"record_test_kernel_cache kernel-cache"
+	"record_test_bpf_names bpf-names"
 	"record_test_core_btf core-btf"
 	"record_test_sigint sigint"
 	"record_test_no_loss no-loss"

@@ -9,6 +9,7 @@
 #include "../lib/buf.h"
 #include "../lib/cache_dir.h"
 #include "../lib/xalloc.h"
+#include "../symbolize/bpf_functions.h"
 #include "../symbolize/kernel_symbols.h"
 
 struct build_state {
@@ -340,7 +341,7 @@ struct profile *sampled_profile__build_with_interp(const struct sampled_profile_
 		if (counts)
 			add_user_counts(&b, sampler, counts, true);
 		char *cache = cache_dir__path("kallsyms");  /* see sampled_profile.h */
-		kernel_symbols__resolve(b.kernel, "/proc/kallsyms", cache);
+		kernel_symbols__resolve(b.kernel, "/proc/kallsyms", cache, bpf_functions__read);
 		free(cache);
 	}
 	b.profile = profile__new(1, PROFILE_INTEGER);

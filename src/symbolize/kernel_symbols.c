@@ -155,32 +155,33 @@ static bool read_boot_id(char id[BOOT_ID_LEN + 1])
  * is at most 10 + 65,535 bytes, so one always fits. */
 #define CACHE_READ_BLOCK (128 << 10)
 
-/* Resolves every wanted address from the cache: true if it could (the file
- * is this boot's and every address lies in the kernel's own text). Read,
- * not mapped: mapped pages would count in the recording's memory. */
-static bool resolve_from_cache(struct kernel_symbols *k, const char *cache_path,
-			       const char *boot_id)
+/* Whether the open cache file is this boot's, and the range of addresses
+ * its symbols cover. */
+static bool read_cache_header(int fd, const char *boot_id, uint64_t *lowest, uint64_t *highest)
 {
-	int fd = open(cache_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
 	struct stat st;
 	char header[CACHE_HEADER];
-	bool usable = fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
-		      read(fd, header, sizeof header) == (ssize_t)sizeof header &&
-		      memcmp(header, CACHE_MAGIC, 8) == 0 &&
-		      memcmp(header + 8, boot_id, BOOT_ID_LEN) == 0;
-	if (usable) {
-		uint64_t lowest, highest;
-		memcpy(&lowest, header + 8 + BOOT_ID_LEN, 8);
-		memcpy(&highest, header + 16 + BOOT_ID_LEN, 8);
-		usable = k->wanted[0] >= lowest && k->wanted[k->count - 1] <= highest;
-	}
-	char *block = usable ? fk_malloc(CACHE_READ_BLOCK) : NULL;
+
+	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() ||
+	    read(fd, header, sizeof header) != (ssize_t)sizeof header ||
+	    memcmp(header, CACHE_MAGIC, 8) != 0 || memcmp(header + 8, boot_id, BOOT_ID_LEN) != 0)
+		return false;
+	memcpy(lowest, header + 8 + BOOT_ID_LEN, 8);
+	memcpy(highest, header + 16 + BOOT_ID_LEN, 8);
+	return true;
+}
+
+/* Resolves the wanted addresses before end (all within the cache's range)
+ * from the cache, read on from its header. Read, not mapped: mapped pages
+ * would count in the recording's memory. */
+static void resolve_from_cache(struct kernel_symbols *k, int fd, size_t end)
+{
+	char *block = fk_malloc(CACHE_READ_BLOCK);
 	size_t held = 0;         /* bytes in block, from its start */
-	bool past = false;       /* a record above every wanted address was met */
+	bool past = end == 0;    /* a record above every such address was met */
 	struct candidate candidate = { .at = k->count };
-	while (usable && !past) {
+
+	while (!past) {
 		ssize_t got = read(fd, block + held, CACHE_READ_BLOCK - held);
 		if (got <= 0)
 			break;
@@ -193,7 +194,7 @@ static bool resolve_from_cache(struct kernel_symbols *k, const char *cache_path,
 				break;
 			memcpy(&addr, block + at, 8);
 			memcpy(&len, block + at + 8, 2);
-			if (addr > k->wanted[k->count - 1]) {
+			if (addr > k->wanted[end - 1]) {
 				past = true;
 				break;
 			}
@@ -208,8 +209,81 @@ static bool resolve_from_cache(struct kernel_symbols *k, const char *cache_path,
 	keep_candidate(k, &candidate);
 	free(candidate.name);
 	free(block);
-	close(fd);
-	return usable;
+}
+
+void kernel_functions__free(struct kernel_function *functions, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(functions[i].name);
+	free(functions);
+}
+
+/* The function holding addr, if any. */
+static const struct kernel_function *function_at(const struct kernel_function *functions,
+						 size_t count, uint64_t addr)
+{
+	size_t lo = 0, hi = count;
+	while (lo < hi) {  /* the first function above addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (functions[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr - functions[lo - 1].addr >= functions[lo - 1].len)
+		return NULL;
+	return &functions[lo - 1];
+}
+
+/* Names the wanted addresses outside [first, end) from the functions more
+ * lists: true if it named them all (else it names none). */
+static bool name_outside(struct kernel_symbols *k, size_t first, size_t end,
+			 kernel_functions_reader more)
+{
+	struct kernel_function *functions;
+	size_t count;
+	bool all = true;
+
+	if (!more || more(&functions, &count) != 0)
+		return false;
+	for (size_t i = 0; i < k->count && all; i++)
+		all = (i >= first && i < end) || function_at(functions, count, k->wanted[i]);
+	for (size_t i = 0; i < k->count && all; i++) {
+		const struct kernel_function *f = i >= first && i < end ? NULL :
+			function_at(functions, count, k->wanted[i]);
+		if (f)
+			k->nearest[i] = (struct nearest){ f->addr, fk_strdup(f->name), true };
+	}
+	kernel_functions__free(functions, count);
+	return all;
+}
+
+/*
+ * Resolves the wanted addresses from a cache file of this boot: true if it
+ * could (those outside the kernel's own text named by more). *current
+ * says whether the file is this boot's (then it need not be written again).
+ */
+static bool resolve_with_cache(struct kernel_symbols *k, const char *cache_path,
+			       const char *boot_id, kernel_functions_reader more, bool *current)
+{
+	uint64_t lowest, highest;
+	int fd = open(cache_path, O_RDONLY | O_CLOEXEC);
+	bool resolved = false;
+
+	*current = fd >= 0 && read_cache_header(fd, boot_id, &lowest, &highest);
+	if (*current) {
+		size_t first = lower_bound(k->wanted, k->count, lowest);
+		size_t end = highest == UINT64_MAX ? k->count :
+			lower_bound(k->wanted, k->count, highest + 1);
+		if ((first == 0 && end == k->count) || name_outside(k, first, end, more)) {
+			if (end > first)
+				resolve_from_cache(k, fd, end);
+			resolved = true;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return resolved;
 }
 
 /* The cache as it is written: in the same pass over kallsyms as the
@@ -365,16 +439,17 @@ static void prepare_wanted(struct kernel_symbols *k)
 }
 
 int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
-			    const char *cache_path)
+			    const char *cache_path, kernel_functions_reader more)
 {
 	prepare_wanted(k);
 	if (k->count == 0)
 		return 0;
 
 	char boot_id[BOOT_ID_LEN + 1];
+	bool cache_current = false;
 	if (cache_path && !read_boot_id(boot_id))
 		cache_path = NULL;
-	if (!cache_path || !resolve_from_cache(k, cache_path, boot_id)) {
+	if (!cache_path || !resolve_with_cache(k, cache_path, boot_id, more, &cache_current)) {
 		struct cache_writer cache;
 		struct resolving r = { k, NULL, { .at = k->count } };
 		FILE *f = fopen(kallsyms_path, "r");
@@ -383,7 +458,7 @@ int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
 				strerror(errno));
 			return -1;
 		}
-		if (cache_path && cache_writer__open(&cache, cache_path, boot_id))
+		if (cache_path && !cache_current && cache_writer__open(&cache, cache_path, boot_id))
 			r.cache = &cache;
 		bool any_address = scan_kallsyms(f, resolve_line, &r);
 		keep_candidate(k, &r.candidate);

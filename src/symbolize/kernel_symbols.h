@@ -21,6 +21,11 @@
  * whose addresses all fall in the kernel's own text read the file instead.
  * The run that writes the file does so in its one pass over kallsyms, and
  * so reads the kernel's whole own part, not only up to the highest address.
+ * Addresses in BPF programs, which come and go and kallsyms lists last,
+ * are named from the programs themselves (a kernel_functions_reader), so
+ * that a sample in one does not cost a read of all of kallsyms; a run that
+ * reads kallsyms for other reasons (a module's address) leaves a cache of
+ * this boot as it is.
  * The file is private to its owner (the caller makes its directory 0700:
  * record's is chosen in sampler/sampled_profile.c; the file itself is
  * written by lib/output's rules) and names the boot it belongs to.
@@ -28,17 +33,30 @@
 #ifndef FLAMEKIT_SYMBOLIZE_KERNEL_SYMBOLS_H
 #define FLAMEKIT_SYMBOLIZE_KERNEL_SYMBOLS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct kernel_symbols;
+
+/* Code outside the kernel's own text that kallsyms lists too (BPF
+ * programs': symbolize/bpf_functions.h), as a reader lists it: sorted by
+ * address. */
+struct kernel_function {
+	uint64_t addr, len;
+	char *name;
+};
+typedef int (*kernel_functions_reader)(struct kernel_function **functions, size_t *count);
+void kernel_functions__free(struct kernel_function *functions, size_t count);
 
 struct kernel_symbols *kernel_symbols__new(void);
 void kernel_symbols__free(struct kernel_symbols *k);
 void kernel_symbols__want(struct kernel_symbols *k, uint64_t addr);
 /* Returns 0, or -1 after a warning (every name is then "[unknown]").
- * cache_path: NULL for none (see above). */
+ * cache_path: NULL for none (see above). With a cache of this boot, the
+ * addresses outside the kernel's own text are named from more (NULL:
+ * none), when it has them all, not from kallsyms. */
 int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
-			    const char *cache_path);
+			    const char *cache_path, kernel_functions_reader more);
 /* Only for addresses given to kernel_symbols__want() before resolving. */
 const char *kernel_symbols__name(const struct kernel_symbols *k, uint64_t addr);
 

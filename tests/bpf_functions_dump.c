@@ -1,0 +1,60 @@
+/* For tests/record.sh: with no argument, prints the BPF programs' functions
+ * (symbolize/bpf_functions.h) one a line, "address name", as /proc/kallsyms
+ * shows them; with KALLSYMS CACHE, names the kernel addresses read from
+ * standard input (symbolize/kernel_symbols.h, BPF functions from the
+ * programs), "address name" a line. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../src/symbolize/bpf_functions.h"
+
+static int dump_functions(void)
+{
+	struct kernel_function *functions;
+	size_t count;
+
+	if (bpf_functions__read(&functions, &count) != 0) {
+		perror("bpf_functions_dump: cannot list the BPF programs");
+		return 1;
+	}
+	for (size_t i = 0; i < count; i++)
+		printf("%016" PRIx64 " %s\n", functions[i].addr, functions[i].name);
+	kernel_functions__free(functions, count);
+	return 0;
+}
+
+static int name_addresses(const char *kallsyms, const char *cache)
+{
+	struct kernel_symbols *k = kernel_symbols__new();
+	uint64_t *addrs = NULL, addr;
+	size_t count = 0, cap = 0;
+
+	while (scanf("%" SCNx64, &addr) == 1) {
+		if (count == cap) {
+			cap = cap ? 2 * cap : 64;
+			addrs = realloc(addrs, cap * sizeof(*addrs));
+			if (!addrs)
+				return 1;
+		}
+		addrs[count++] = addr;
+		kernel_symbols__want(k, addr);
+	}
+	if (kernel_symbols__resolve(k, kallsyms, cache, bpf_functions__read) != 0)
+		return 1;
+	for (size_t i = 0; i < count; i++)
+		printf("%016" PRIx64 " %s\n", addrs[i], kernel_symbols__name(k, addrs[i]));
+	kernel_symbols__free(k);
+	free(addrs);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 1)
+		return dump_functions();
+	if (argc == 3)
+		return name_addresses(argv[1], argv[2]);
+	fprintf(stderr, "usage: bpf_functions_dump [KALLSYMS CACHE < ADDRESSES]\n");
+	return 2;
+}
