@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../src/lib/xalloc.h"
 #include "../src/symbolize/bpf_functions.h"
 
 static int dump_functions(void)
@@ -31,12 +32,7 @@ static int name_addresses(const char *kallsyms, const char *cache)
 	size_t count = 0, cap = 0;
 
 	while (scanf("%" SCNx64, &addr) == 1) {
-		if (count == cap) {
-			cap = cap ? 2 * cap : 64;
-			addrs = realloc(addrs, cap * sizeof(*addrs));
-			if (!addrs)
-				return 1;
-		}
+		addrs = fk_grow(addrs, &cap, count + 1, sizeof(*addrs));
 		addrs[count++] = addr;
 		kernel_symbols__want(k, addr);
 	}

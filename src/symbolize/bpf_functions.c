@@ -3,7 +3,6 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -12,6 +12,7 @@
 #include "../lib/error.h"
 #include "../lib/output.h"
 #include "../lib/sysctl.h"
+#include "../lib/upper_bound.h"
 #include "../lib/xalloc.h"
 
 struct nearest {
@@ -218,21 +219,18 @@ void kernel_functions__free(struct kernel_function *functions, size_t count)
 	free(functions);
 }
 
+_Static_assert(offsetof(struct kernel_function, addr) == 0,
+	       "upper_bound() keys lead their elements");
+
 /* The function holding addr, if any. */
 static const struct kernel_function *function_at(const struct kernel_function *functions,
 						 size_t count, uint64_t addr)
 {
-	size_t lo = 0, hi = count;
-	while (lo < hi) {  /* the first function above addr */
-		size_t mid = lo + (hi - lo) / 2;
-		if (functions[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || addr - functions[lo - 1].addr >= functions[lo - 1].len)
+	size_t below = upper_bound(functions, count, sizeof(*functions), sizeof(functions->addr),
+				   addr);
+	if (below == 0 || addr - functions[below - 1].addr >= functions[below - 1].len)
 		return NULL;
-	return &functions[lo - 1];
+	return &functions[below - 1];
 }
 
 /* Names the wanted addresses outside [first, end) from the functions more
@@ -249,10 +247,10 @@ static bool name_outside(struct kernel_symbols *k, size_t first, size_t end,
 	for (size_t i = 0; i < k->count && all; i++)
 		all = (i >= first && i < end) || function_at(functions, count, k->wanted[i]);
 	for (size_t i = 0; i < k->count && all; i++) {
-		const struct kernel_function *f = i >= first && i < end ? NULL :
-			function_at(functions, count, k->wanted[i]);
-		if (f)
-			k->nearest[i] = (struct nearest){ f->addr, fk_strdup(f->name), true };
+		if (i >= first && i < end)
+			continue;
+		const struct kernel_function *f = function_at(functions, count, k->wanted[i]);
+		k->nearest[i] = (struct nearest){ f->addr, fk_strdup(f->name), true };
 	}
 	kernel_functions__free(functions, count);
 	return all;
