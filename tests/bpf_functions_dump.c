@@ -1,8 +1,9 @@
 /* For tests/record.sh: with no argument, prints the BPF programs' functions
  * (symbolize/bpf_functions.h) one a line, "address name", as /proc/kallsyms
- * shows them; with KALLSYMS CACHE, names the kernel addresses read from
- * standard input (symbolize/kernel_symbols.h, BPF functions from the
- * programs), "address name" a line. */
+ * shows them; with KALLSYMS CACHE [MODULES], names the kernel addresses
+ * read from standard input (symbolize/kernel_symbols.h, BPF functions from
+ * the programs, the modules loaded from MODULES, by default
+ * /proc/modules), "address name" a line. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,9 @@ static int dump_functions(void)
 	return 0;
 }
 
-static int name_addresses(const char *kallsyms, const char *cache)
+static int name_addresses(const char *kallsyms, const char *cache, const char *modules)
 {
+	struct kernel_symbol_sources sources = { kallsyms, modules, cache, bpf_functions__read };
 	struct kernel_symbols *k = kernel_symbols__new();
 	uint64_t *addrs = NULL, addr;
 	size_t count = 0, cap = 0;
@@ -36,7 +38,7 @@ static int name_addresses(const char *kallsyms, const char *cache)
 		addrs[count++] = addr;
 		kernel_symbols__want(k, addr);
 	}
-	if (kernel_symbols__resolve(k, kallsyms, cache, bpf_functions__read) != 0)
+	if (kernel_symbols__resolve(k, &sources) != 0)
 		return 1;
 	for (size_t i = 0; i < count; i++)
 		printf("%016" PRIx64 " %s\n", addrs[i], kernel_symbols__name(k, addrs[i]));
@@ -49,8 +51,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 1)
 		return dump_functions();
-	if (argc == 3)
-		return name_addresses(argv[1], argv[2]);
-	fprintf(stderr, "usage: bpf_functions_dump [KALLSYMS CACHE < ADDRESSES]\n");
+	if (argc == 3 || argc == 4)
+		return name_addresses(argv[1], argv[2], argc == 4 ? argv[3] : "/proc/modules");
+	fprintf(stderr, "usage: bpf_functions_dump [KALLSYMS CACHE [MODULES] < ADDRESSES]\n");
 	return 2;
 }

@@ -613,15 +613,21 @@ record_test_kernel_cache() {
 # symbol cache of this boot and a kallsyms without those lines, an address
 # inside each function has its kallsyms name, and kernel addresses the
 # names kallsyms gave them (so the BPF names came from the programs).
+# kernel_names_helper DIR TEST: tests/bpf_functions_dump.c built as DIR/dump
+# against the build's objects, or TEST failed.
+kernel_names_helper() {
+	if ! cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$1/dump" "$TOP/tests/bpf_functions_dump.c" \
+		"$BUILD"/obj/symbolize/{bpf_functions,kernel_symbols}.o \
+		"$BUILD"/obj/lib/{buf,xalloc,error,output,sysctl,gzip}.o -lbpf -lisal -ldeflate -lz -lxxhash 2> "$1/cc.err"; then
+		record_fail "$2" "tests/bpf_functions_dump.c does not build: $(head -n 3 "$1/cc.err" | tr '\n' ' ')"
+		return 1
+	fi
+}
+
 record_test_bpf_names() {
 	local d=$record_dir/bpf-names problems="" tries
 	mkdir -p "$d/cache"
-	if ! cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$d/dump" "$TOP/tests/bpf_functions_dump.c" \
-		"$BUILD"/obj/symbolize/{bpf_functions,kernel_symbols}.o \
-		"$BUILD"/obj/lib/{buf,xalloc,error,output,sysctl,gzip}.o -lbpf -lisal -ldeflate -lz 2> "$d/cc.err"; then
-		record_fail bpf-names "tests/bpf_functions_dump.c does not build: $(head -n 3 "$d/cc.err" | tr '\n' ' ')"
-		return
-	fi
+	kernel_names_helper "$d" bpf-names || return
 	"$BUILD/flamekit" record -F 49 -f -o "$d/record.folded" -p $$ 60 2> "$d/record.err" & local recording=$!
 	for ((tries = 0; tries < 100; tries++)); do
 		grep -q '^Sampling' "$d/record.err" && break
@@ -658,6 +664,73 @@ for line in sys.stdin:
 			"$d/kernel-names" "$d/bpf-expected" "$d/names")
 	fi
 	record_judge bpf-names "$problems"
+}
+
+# Modules' symbols from the modules' cache (symbolize/kernel_symbols.h),
+# written in the pass over kallsyms that named them and read while the
+# modules loaded are the same: a kallsyms of this kernel's own lines and two
+# made-up modules above them (the second listed first, as kallsyms lists
+# the last loaded first, and above the kernel's own), with a /proc/modules
+# of their places. Their addresses and the kernel's are named from that
+# kallsyms, then again with no kallsyms to read (from the caches alone);
+# with a module moved (its key changed) from the new kallsyms and then from
+# the new cache; an address in no module still sends the run to kallsyms.
+record_test_module_names() {
+	local d=$record_dir/module-names problems="" step
+	mkdir -p "$d/cache"
+	kernel_names_helper "$d" module-names || return
+	python3 - "$d" <<'PYTHON'
+import sys
+d = sys.argv[1]
+own = [l for l in open("/proc/kallsyms") if len(l.split()) == 3]
+top = max(int(l.split()[0], 16) for l in open("/proc/kallsyms"))
+base = (top & ~0xfffff) + 0x1000000
+# module: (size, [(offset, type, name)]); a data symbol and an alias too
+modules = {
+    "fkmod_a": (0x4000, [(0x0, "t", "fka_init"), (0x100, "T", "fka_read"), (0x800, "t", "fka_write"),
+                         (0x2000, "t", "fka_tail"), (0x3000, "d", "fka_data")]),
+    "fkmod_b": (0x2000, [(0x0, "T", "fkb_one"), (0x400, "t", "fkb_two"), (0x400, "T", "fkb_two_alias")]),
+}
+kernel = [int(l.split()[0], 16) for l in own if l.split()[1] in "tT"][::500]
+def write(name, places):
+    with open(f"{d}/kallsyms-{name}", "w") as f, open(f"{d}/modules-{name}", "w") as m, \
+         open(f"{d}/expected-{name}", "w") as e:
+        f.writelines(own)
+        for module in ("fkmod_b", "fkmod_a"):
+            size, symbols = modules[module]
+            for offset, kind, symbol in symbols:
+                f.write("%016x %s %s\t[%s]\n" % (places[module] + offset, kind, symbol, module))
+            m.write("%s %d 0 - Live 0x%016x\n" % (module, size, places[module]))
+        texts = sorted(((a, t, n) for a, t, n in (l.split()[:3] for l in own)), key=lambda x: int(x[0], 16))
+        for address in kernel:
+            e.write("%016x %s\n" % (address, next(n for a, t, n in texts if int(a, 16) == address)))
+        for module in ("fkmod_a", "fkmod_b"):
+            size, symbols = modules[module]
+            code = [(o, n) for o, t, n in symbols if t in "tT"]
+            for at in (0x0, 0x150, 0x401, size // 2 + 0x100, size - 1):
+                below = max(o for o, n in code if o <= at)
+                first = next(n for o, n in code if o == below)  # of one address, the first listed
+                e.write("%016x %s\n" % (places[module] + at, first))
+    with open(f"{d}/outside-{name}", "w") as o:
+        o.write("%016x\n" % (places["fkmod_a"] + 0x80000))
+write("first", {"fkmod_a": base, "fkmod_b": base + 0x100000})
+write("moved", {"fkmod_a": base, "fkmod_b": base + 0x200000})
+PYTHON
+	for step in "first kallsyms-first" "first none" "moved kallsyms-moved" "moved none"; do
+		set -- $step
+		awk '{ print $1 }' "$d/expected-$1" |
+			"$d/dump" "$d/$2" "$d/cache/kallsyms" "$d/modules-$1" > "$d/names-$1-$2" 2> "$d/dump-$1-$2.err"
+		if ! cmp -s "$d/expected-$1" "$d/names-$1-$2"; then
+			problems+="modules $1, kallsyms $2: $(diff "$d/expected-$1" "$d/names-$1-$2" | grep '^[<>]' | head -n 4 | tr '\n' ' ')$(head -c 200 "$d/dump-$1-$2.err"); "
+		fi
+	done
+	if [[ ! -s $d/cache/kallsyms-modules ]]; then
+		problems+="no modules' cache written; "
+	elif "$d/dump" "$d/none" "$d/cache/kallsyms" "$d/modules-moved" < "$d/outside-moved" > "$d/names-outside" 2> "$d/dump-outside.err" ||
+		! grep -q 'cannot read' "$d/dump-outside.err"; then
+		problems+="an address in no module was named without kallsyms: $(cat "$d/names-outside"); "
+	fi
+	record_judge module-names "$problems"
 }
 
 # The kernel's BTF cut down to the types record's BPF program relocates
@@ -1813,6 +1886,7 @@ record_table=(
 	"record_test_interchange pprof otlp outdir-pprof"
 	"record_test_kernel_cache kernel-cache"
 	"record_test_bpf_names bpf-names"
+	"record_test_module_names module-names"
 	"record_test_core_btf core-btf"
 	"record_test_sigint sigint"
 	"record_test_no_loss no-loss"

@@ -341,7 +341,9 @@ struct profile *sampled_profile__build_with_interp(const struct sampled_profile_
 		if (counts)
 			add_user_counts(&b, sampler, counts, true);
 		char *cache = cache_dir__path("kallsyms");  /* see sampled_profile.h */
-		kernel_symbols__resolve(b.kernel, "/proc/kallsyms", cache, bpf_functions__read);
+		struct kernel_symbol_sources sources = { "/proc/kallsyms", "/proc/modules", cache,
+							 bpf_functions__read };
+		kernel_symbols__resolve(b.kernel, &sources);
 		free(cache);
 	}
 	b.profile = profile__new(1, PROFILE_INTEGER);

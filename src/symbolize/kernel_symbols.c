@@ -2,13 +2,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
+#include "../lib/buf.h"
 #include "../lib/error.h"
 #include "../lib/output.h"
 #include "../lib/sysctl.h"
@@ -135,9 +138,14 @@ static void offer_symbol(struct kernel_symbols *k, struct candidate *c, uint64_t
  *	uint64 lowest, uint64 highest address,
  *	then per symbol, ascending: uint64 address, uint16 length, the name.
  *
- * Native byte order: the file never leaves the machine that wrote it.
+ * The modules' cache beside it is the same but for its first line,
+ * "FKKMOD1\n", and its two numbers: the key of the modules loaded when it
+ * was written (read_modules()), and 0.
+ *
+ * Native byte order: the files never leave the machine that wrote them.
  */
 #define CACHE_MAGIC "FKKSYM1\n"
+#define MODULES_CACHE_MAGIC "FKKMOD1\n"
 #define BOOT_ID_LEN 37
 #define CACHE_HEADER (8 + BOOT_ID_LEN + 16)
 
@@ -156,25 +164,27 @@ static bool read_boot_id(char id[BOOT_ID_LEN + 1])
  * is at most 10 + 65,535 bytes, so one always fits. */
 #define CACHE_READ_BLOCK (128 << 10)
 
-/* Whether the open cache file is this boot's, and the range of addresses
- * its symbols cover. */
-static bool read_cache_header(int fd, const char *boot_id, uint64_t *lowest, uint64_t *highest)
+/* Whether the open cache file is one of magic's kind and this boot's, and
+ * the two numbers of its header (the kernel's: the range of addresses its
+ * symbols cover). */
+static bool read_cache_header(int fd, const char *magic, const char *boot_id, uint64_t *first,
+			      uint64_t *second)
 {
 	struct stat st;
 	char header[CACHE_HEADER];
 
 	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() ||
 	    read(fd, header, sizeof header) != (ssize_t)sizeof header ||
-	    memcmp(header, CACHE_MAGIC, 8) != 0 || memcmp(header + 8, boot_id, BOOT_ID_LEN) != 0)
+	    memcmp(header, magic, 8) != 0 || memcmp(header + 8, boot_id, BOOT_ID_LEN) != 0)
 		return false;
-	memcpy(lowest, header + 8 + BOOT_ID_LEN, 8);
-	memcpy(highest, header + 16 + BOOT_ID_LEN, 8);
+	memcpy(first, header + 8 + BOOT_ID_LEN, 8);
+	memcpy(second, header + 16 + BOOT_ID_LEN, 8);
 	return true;
 }
 
-/* Resolves the wanted addresses before end (all within the cache's range)
- * from the cache, read on from its header. Read, not mapped: mapped pages
- * would count in the recording's memory. */
+/* Offers the symbols of a cache file, read on from its header, to the
+ * wanted addresses before end (the kernel's cache: those within its range).
+ * Read, not mapped: mapped pages would count in the recording's memory. */
 static void resolve_from_cache(struct kernel_symbols *k, int fd, size_t end)
 {
 	char *block = fk_malloc(CACHE_READ_BLOCK);
@@ -212,6 +222,107 @@ static void resolve_from_cache(struct kernel_symbols *k, int fd, size_t end)
 	free(block);
 }
 
+/* Every wanted address without a symbol again (before kallsyms is read
+ * for them all). */
+static void forget_nearest(struct kernel_symbols *k)
+{
+	for (size_t i = 0; i < k->count; i++) {
+		free(k->nearest[i].name);
+		k->nearest[i] = (struct nearest){ 0, NULL, false };
+	}
+}
+
+/*
+ * The modules loaded, from /proc/modules ("NAME SIZE REFS DEPS STATE
+ * ADDRESS" a line): where each lies, from its address for its size, as
+ * perf places them, and a key that changes when one is loaded, unloaded or
+ * moved. (Since Linux 6.4 a module's data lies apart from its code, and its
+ * size counts both: code placed right after a module's, a BPF trampoline
+ * say, is taken for the module's, as perf takes it.)
+ */
+struct module_range {
+	uint64_t start, end;
+};
+
+struct loaded_modules {
+	struct module_range *ranges;
+	size_t count, cap;
+	uint64_t key;
+};
+
+/* false (none kept) without modules, or when their addresses are hidden
+ * (kernel.kptr_restrict shows them as 0). */
+static bool read_modules(const char *path, struct loaded_modules *m)
+{
+	FILE *f = path ? fopen(path, "re") : NULL;
+	char *line = NULL;
+	size_t line_cap = 0;
+	bool hidden = false;
+
+	*m = (struct loaded_modules){ 0 };
+	if (!f)
+		return false;
+	XXH3_state_t *key = XXH3_createState();
+	XXH3_64bits_reset(key);
+	while (getline(&line, &line_cap, f) > 0) {
+		char name[64];
+		uint64_t size, address;
+		if (sscanf(line, "%63s %" SCNu64 " %*s %*s %*s %" SCNx64, name, &size, &address) != 3)
+			continue;
+		hidden |= address == 0;
+		XXH3_64bits_update(key, name, strlen(name) + 1);
+		XXH3_64bits_update(key, &size, sizeof(size));
+		XXH3_64bits_update(key, &address, sizeof(address));
+		m->ranges = fk_grow(m->ranges, &m->cap, m->count + 1, sizeof(*m->ranges));
+		m->ranges[m->count++] = (struct module_range){ address, address + size };
+	}
+	m->key = XXH3_64bits_digest(key);
+	XXH3_freeState(key);
+	free(line);
+	fclose(f);
+	if (hidden || m->count == 0) {
+		free(m->ranges);
+		*m = (struct loaded_modules){ 0 };
+		return false;
+	}
+	return true;
+}
+
+static bool in_module(const struct loaded_modules *m, uint64_t addr)
+{
+	for (size_t i = 0; i < m->count; i++)
+		if (addr >= m->ranges[i].start && addr < m->ranges[i].end)
+			return true;
+	return false;
+}
+
+/* The modules' cache of the kernel's cache_path: the same name, "-modules"
+ * after it. */
+static char *modules_cache_path(const char *cache_path)
+{
+	struct buf path = BUF_INIT;
+	buf__printf(&path, "%s-modules", cache_path);
+	return path.data;
+}
+
+/* The modules' cache open at its symbols, if it is this boot's and was
+ * written with these modules loaded; else -1. */
+static int open_modules_cache(const char *cache_path, const char *boot_id,
+			      const struct loaded_modules *m)
+{
+	char *path = modules_cache_path(cache_path);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint64_t key, unused;
+
+	free(path);
+	if (fd >= 0 && !(read_cache_header(fd, MODULES_CACHE_MAGIC, boot_id, &key, &unused) &&
+			 key == m->key)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 void kernel_functions__free(struct kernel_function *functions, size_t count)
 {
 	for (size_t i = 0; i < count; i++)
@@ -233,47 +344,69 @@ static const struct kernel_function *function_at(const struct kernel_function *f
 	return &functions[below - 1];
 }
 
-/* Names the wanted addresses outside [first, end) from the functions more
- * lists: true if it named them all (else it names none). */
+/* Names the wanted addresses outside [first, end) (the kernel's cache's
+ * range): those in functions more lists from them, the rest, when each
+ * lies in a loaded module, from the modules' cache of these modules. true
+ * if it named them all (else it names none). */
 static bool name_outside(struct kernel_symbols *k, size_t first, size_t end,
-			 kernel_functions_reader more)
+			 const struct kernel_symbol_sources *from, const char *boot_id,
+			 const struct loaded_modules *modules)
 {
-	struct kernel_function *functions;
-	size_t count;
-	bool all = true;
+	struct kernel_function *functions = NULL;
+	size_t count = 0, unnamed = 0;
+	bool in_modules = true;
 
-	if (!more || more(&functions, &count) != 0)
-		return false;
-	for (size_t i = 0; i < k->count && all; i++)
-		all = (i >= first && i < end) || function_at(functions, count, k->wanted[i]);
-	for (size_t i = 0; i < k->count && all; i++) {
+	if (first == 0 && end == k->count)
+		return true;
+	if (from->more && from->more(&functions, &count) != 0)
+		count = 0;
+	for (size_t i = 0; i < k->count; i++) {
 		if (i >= first && i < end)
 			continue;
 		const struct kernel_function *f = function_at(functions, count, k->wanted[i]);
-		k->nearest[i] = (struct nearest){ f->addr, fk_strdup(f->name), true };
+		if (f) {
+			k->nearest[i] = (struct nearest){ f->addr, fk_strdup(f->name), true };
+		} else {
+			unnamed++;
+			in_modules &= in_module(modules, k->wanted[i]);
+		}
 	}
 	kernel_functions__free(functions, count);
-	return all;
+	if (unnamed == 0)
+		return true;
+	int fd = in_modules ? open_modules_cache(from->cache, boot_id, modules) : -1;
+	if (fd < 0) {
+		forget_nearest(k);
+		return false;
+	}
+	/* (symbols nearer than a module's, where the functions' are, are
+	 * kept; an address without one of its own gets the one below it in
+	 * kernel_symbols__resolve(), as from kallsyms) */
+	resolve_from_cache(k, fd, k->count);
+	close(fd);
+	return true;
 }
 
 /*
  * Resolves the wanted addresses from a cache file of this boot: true if it
- * could (those outside the kernel's own text named by more). *current
- * says whether the file is this boot's (then it need not be written again).
+ * could (those outside the kernel's own text named by from->more and the
+ * modules' cache). *current says whether the file is this boot's (then it
+ * need not be written again).
  */
-static bool resolve_with_cache(struct kernel_symbols *k, const char *cache_path,
-			       const char *boot_id, kernel_functions_reader more, bool *current)
+static bool resolve_with_cache(struct kernel_symbols *k, const struct kernel_symbol_sources *from,
+			       const char *boot_id, const struct loaded_modules *modules,
+			       bool *current)
 {
 	uint64_t lowest, highest;
-	int fd = open(cache_path, O_RDONLY | O_CLOEXEC);
+	int fd = open(from->cache, O_RDONLY | O_CLOEXEC);
 	bool resolved = false;
 
-	*current = fd >= 0 && read_cache_header(fd, boot_id, &lowest, &highest);
+	*current = fd >= 0 && read_cache_header(fd, CACHE_MAGIC, boot_id, &lowest, &highest);
 	if (*current) {
 		size_t first = lower_bound(k->wanted, k->count, lowest);
 		size_t end = highest == UINT64_MAX ? k->count :
 			lower_bound(k->wanted, k->count, highest + 1);
-		if ((first == 0 && end == k->count) || name_outside(k, first, end, more)) {
+		if (name_outside(k, first, end, from, boot_id, modules)) {
 			if (end > first)
 				resolve_from_cache(k, fd, end);
 			resolved = true;
@@ -291,24 +424,24 @@ struct cache_writer {
 	uint64_t lowest, highest;   /* the text symbols written (0: none yet) */
 };
 
-/* Starts the file, its range left 0 until cache_writer__finish(). false
- * (after output__open()'s message) when it cannot be written. */
-static bool cache_writer__open(struct cache_writer *c, const char *path, const char *boot_id)
+/* Starts a cache file of magic's kind, its header's numbers first and
+ * second (the kernel's: its range, left 0 until cache_writer__finish()).
+ * false (after output__open()'s message) when it cannot be written. */
+static bool cache_writer__open(struct cache_writer *c, const char *path, const char *magic,
+			       const char *boot_id, uint64_t first, uint64_t second)
 {
-	uint64_t unknown = 0;
-
 	*c = (struct cache_writer){ NULL, 0, 0 };
 	if (output__open(&c->out, path) < 0)
 		return false;
 	FILE *f = output__stream(c->out);
-	fwrite(CACHE_MAGIC, 1, 8, f);
+	fwrite(magic, 1, 8, f);
 	fwrite(boot_id, 1, BOOT_ID_LEN, f);
-	fwrite(&unknown, 8, 1, f);
-	fwrite(&unknown, 8, 1, f);
+	fwrite(&first, 8, 1, f);
+	fwrite(&second, 8, 1, f);
 	return true;
 }
 
-/* One text symbol of the kernel's own, in ascending order. */
+/* One text symbol, in ascending order. */
 static void cache_writer__put(struct cache_writer *c, uint64_t addr, const char *name, size_t len)
 {
 	uint16_t n = len > UINT16_MAX ? UINT16_MAX : (uint16_t)len;
@@ -328,7 +461,7 @@ static bool cache_writer__covers(const struct cache_writer *c, uint64_t low, uin
 	return low >= c->lowest && high <= c->highest;
 }
 
-/* The range the cache covers, in its header; the file is kept only when
+/* The kernel's cache's range, in its header; the file is kept only when
  * the scan saw real addresses and some text symbols. */
 static void cache_writer__finish(struct cache_writer *c, bool any_address, const char *path)
 {
@@ -344,15 +477,83 @@ static void cache_writer__finish(struct cache_writer *c, bool any_address, const
 	}
 }
 
+/*
+ * The modules' text symbols as kallsyms lists them (module by module, each
+ * by address), kept to be written sorted at the end of the pass: a record
+ * as the cache has it, and its place, for each.
+ */
+struct module_symbols {
+	struct buf records;
+	struct module_symbol {
+		uint64_t addr;
+		size_t at;   /* in records; also the order kallsyms gave */
+	} *symbols;
+	size_t count, cap;
+};
+
+static void module_symbols__add(struct module_symbols *m, uint64_t addr, const char *name,
+				size_t len)
+{
+	uint16_t n = len > UINT16_MAX ? UINT16_MAX : (uint16_t)len;
+
+	m->symbols = fk_grow(m->symbols, &m->cap, m->count + 1, sizeof(*m->symbols));
+	m->symbols[m->count++] = (struct module_symbol){ addr, m->records.len };
+	buf__append(&m->records, &addr, 8);
+	buf__append(&m->records, &n, 2);
+	buf__append(&m->records, name, n);
+}
+
+/* By address, then as kallsyms listed them (the first of one address is
+ * the one resolving keeps). */
+static int compare_module_symbols(const void *a, const void *b)
+{
+	const struct module_symbol *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Writes the modules' cache of the kernel's cache_path, for the modules
+ * of key. */
+static void module_symbols__write(struct module_symbols *m, const char *cache_path,
+				  const char *boot_id, uint64_t key)
+{
+	struct cache_writer writer;
+	char *path = modules_cache_path(cache_path);
+
+	if (m->count)
+		qsort(m->symbols, m->count, sizeof(*m->symbols), compare_module_symbols);
+	if (cache_writer__open(&writer, path, MODULES_CACHE_MAGIC, boot_id, key, 0)) {
+		for (size_t i = 0; i < m->count; i++) {
+			const char *record = m->records.data + m->symbols[i].at;
+			uint16_t len;
+			memcpy(&len, record + 8, 2);
+			cache_writer__put(&writer, m->symbols[i].addr, record + 10, len);
+		}
+		if (output__commit(writer.out) < 0)
+			warning("could not write the kernel symbol cache %s", path);
+	}
+	free(path);
+}
+
 /* One line of kallsyms, as scan_kallsyms() hands it over. */
 struct kallsyms_line {
 	uint64_t addr;
 	char type;                /* 't', 'T', 'w', 'W': text (is_text_type()) */
 	const char *name;         /* len bytes, not NUL-terminated */
 	size_t len;
+	const char *owner;        /* owner_len bytes: "ext4" of "[ext4]", "bpf"; 0: the kernel's own */
+	size_t owner_len;
 	bool ascending;           /* no address so far below the one before it */
 	bool any_address;         /* some address so far, this one too, was not 0 */
 };
+
+/* Whether l is a module's ("[ext4]"; not "[bpf]" nor "[__builtin__ftrace]"). */
+static bool in_module_line(const struct kallsyms_line *l)
+{
+	return l->owner_len && !(l->owner_len == 3 && memcmp(l->owner, "bpf", 3) == 0) &&
+	       !(l->owner_len >= 11 && memcmp(l->owner, "__builtin__", 11) == 0);
+}
 
 /*
  * Hands every well-formed line of f (kallsyms, just opened) to visit until
@@ -381,6 +582,8 @@ static bool scan_kallsyms(FILE *f, bool (*visit)(const struct kallsyms_line *, v
 		l.type = end[1];
 		l.name = end + 3;
 		l.len = strcspn(l.name, " \t\n");
+		l.owner = l.name + l.len + strspn(l.name + l.len, " \t");
+		l.owner_len = l.owner[0] == '[' ? strcspn(++l.owner, "]\n") : 0;
 		if (!visit(&l, arg))
 			break;
 	}
@@ -391,7 +594,8 @@ static bool scan_kallsyms(FILE *f, bool (*visit)(const struct kallsyms_line *, v
 
 struct resolving {
 	struct kernel_symbols *k;
-	struct cache_writer *cache;     /* NULL: none to write */
+	struct cache_writer *cache;       /* NULL: none to write */
+	struct module_symbols *modules;   /* NULL: no modules' cache to write */
 	struct candidate candidate;
 };
 
@@ -403,18 +607,21 @@ static bool resolve_line(const struct kallsyms_line *l, void *arg)
 	/* The kernel lists its own symbols by address, then modules' and BPF
 	 * programs' above them. Generating the text costs the kernel most of
 	 * the time here, so stop once the ascending part has passed every
-	 * wanted address: nothing later can be nearer. */
-	if (!r->cache && l->ascending && l->addr > highest_wanted && l->any_address)
+	 * wanted address: nothing later can be nearer. (The modules' cache,
+	 * when one is written, takes the whole pass.) */
+	if (!r->cache && !r->modules && l->ascending && l->addr > highest_wanted && l->any_address)
 		return false;
 	/* With the cache to write, the same stop comes after the kernel's own
 	 * part, when that part held every wanted address */
-	if (r->cache && !l->ascending &&
+	if (r->cache && !r->modules && !l->ascending &&
 	    cache_writer__covers(r->cache, lowest_wanted, highest_wanted))
 		return false;
 	if (!is_text_type(l->type))
 		return true;
-	if (r->cache && l->ascending && l->addr)
+	if (r->cache && l->ascending && l->addr && !l->owner_len)
 		cache_writer__put(r->cache, l->addr, l->name, l->len);
+	if (r->modules && l->addr && in_module_line(l))
+		module_symbols__add(r->modules, l->addr, l->name, l->len);
 	offer_symbol(r->k, &r->candidate, l->addr, l->name, l->len);
 	return true;
 }
@@ -436,52 +643,79 @@ static void prepare_wanted(struct kernel_symbols *k)
 	k->resolved = true;
 }
 
-int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
-			    const char *cache_path, kernel_functions_reader more)
+/* Resolves the wanted addresses in one pass over kallsyms, writing the
+ * caches that are not this boot's (and these modules') on the way. */
+static int resolve_from_kallsyms(struct kernel_symbols *k, const struct kernel_symbol_sources *from,
+				 const char *boot_id, bool cache_current,
+				 const struct loaded_modules *modules)
 {
+	struct cache_writer cache;
+	struct module_symbols module_symbols = { BUF_INIT, NULL, 0, 0 };
+	struct resolving r = { k, NULL, NULL, { .at = k->count } };
+	FILE *f = fopen(from->kallsyms, "r");
+	if (!f) {
+		warning("cannot read %s (%s): kernel frames show as [unknown]", from->kallsyms,
+			strerror(errno));
+		return -1;
+	}
+	if (from->cache && !cache_current &&
+	    cache_writer__open(&cache, from->cache, CACHE_MAGIC, boot_id, 0, 0))
+		r.cache = &cache;
+	if (from->cache && modules->count) {
+		int fd = open_modules_cache(from->cache, boot_id, modules);
+		if (fd >= 0)
+			close(fd);
+		else
+			r.modules = &module_symbols;
+	}
+	bool any_address = scan_kallsyms(f, resolve_line, &r);
+	keep_candidate(k, &r.candidate);
+	free(r.candidate.name);
+	if (r.cache)
+		cache_writer__finish(&cache, any_address, from->cache);
+	if (r.modules && any_address)
+		module_symbols__write(&module_symbols, from->cache, boot_id, modules->key);
+	buf__free(&module_symbols.records);
+	free(module_symbols.symbols);
+	if (!any_address) {
+		forget_nearest(k);
+		long kptr_restrict = -1;
+		sysctl__read_long("kernel.kptr_restrict", &kptr_restrict);
+		if (kptr_restrict >= 2)
+			warning("%s shows no addresses: kernel.kptr_restrict is %ld, which hides "
+				"them even from root: kernel frames show as [unknown]; set "
+				"`sysctl kernel.kptr_restrict=1` (root sees them) and record again",
+				from->kallsyms, kptr_restrict);
+		else
+			warning("%s shows no addresses (kernel.kptr_restrict is %ld): kernel "
+				"frames show as [unknown]; run as root (CAP_SYSLOG) or set "
+				"`sysctl kernel.kptr_restrict=0`", from->kallsyms, kptr_restrict);
+		return -1;
+	}
+	return 0;
+}
+
+int kernel_symbols__resolve(struct kernel_symbols *k, const struct kernel_symbol_sources *from)
+{
+	struct kernel_symbol_sources sources = *from;
+	struct loaded_modules modules = { 0 };
+	char boot_id[BOOT_ID_LEN + 1];
+	bool cache_current = false;
+	int status = 0;
+
 	prepare_wanted(k);
 	if (k->count == 0)
 		return 0;
-
-	char boot_id[BOOT_ID_LEN + 1];
-	bool cache_current = false;
-	if (cache_path && !read_boot_id(boot_id))
-		cache_path = NULL;
-	if (!cache_path || !resolve_with_cache(k, cache_path, boot_id, more, &cache_current)) {
-		struct cache_writer cache;
-		struct resolving r = { k, NULL, { .at = k->count } };
-		FILE *f = fopen(kallsyms_path, "r");
-		if (!f) {
-			warning("cannot read %s (%s): kernel frames show as [unknown]", kallsyms_path,
-				strerror(errno));
-			return -1;
-		}
-		if (cache_path && !cache_current && cache_writer__open(&cache, cache_path, boot_id))
-			r.cache = &cache;
-		bool any_address = scan_kallsyms(f, resolve_line, &r);
-		keep_candidate(k, &r.candidate);
-		free(r.candidate.name);
-		if (r.cache)
-			cache_writer__finish(&cache, any_address, cache_path);
-		if (!any_address) {
-			for (size_t i = 0; i < k->count; i++) {
-				free(k->nearest[i].name);
-				k->nearest[i] = (struct nearest){ 0, NULL, false };
-			}
-			long kptr_restrict = -1;
-			sysctl__read_long("kernel.kptr_restrict", &kptr_restrict);
-			if (kptr_restrict >= 2)
-				warning("%s shows no addresses: kernel.kptr_restrict is %ld, which hides "
-					"them even from root: kernel frames show as [unknown]; set "
-					"`sysctl kernel.kptr_restrict=1` (root sees them) and record again",
-					kallsyms_path, kptr_restrict);
-			else
-				warning("%s shows no addresses (kernel.kptr_restrict is %ld): kernel "
-					"frames show as [unknown]; run as root (CAP_SYSLOG) or set "
-					"`sysctl kernel.kptr_restrict=0`", kallsyms_path, kptr_restrict);
-			return -1;
-		}
-	}
+	if (sources.cache && !read_boot_id(boot_id))
+		sources.cache = NULL;
+	if (sources.cache)
+		read_modules(sources.modules, &modules);
+	if (!sources.cache ||
+	    !resolve_with_cache(k, &sources, boot_id, &modules, &cache_current))
+		status = resolve_from_kallsyms(k, &sources, boot_id, cache_current, &modules);
+	free(modules.ranges);
+	if (status < 0)
+		return -1;
 	/* Symbols between two wanted addresses were kept for the upper one; an
 	 * address with none of its own has the lower one's nearest symbol. */
 	for (size_t i = 1; i < k->count; i++)

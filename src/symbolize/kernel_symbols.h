@@ -8,7 +8,8 @@
  *
  *	struct kernel_symbols *k = kernel_symbols__new();
  *	kernel_symbols__want(k, addr);  ...           // every address
- *	kernel_symbols__resolve(k, "/proc/kallsyms", cache_path_or_NULL);  // one read
+ *	kernel_symbols__resolve(k, &(struct kernel_symbol_sources){
+ *		"/proc/kallsyms", "/proc/modules", cache_path_or_NULL, NULL });  // one read
  *	const char *name = kernel_symbols__name(k, addr);
  *
  * Names are bare symbol names (a module's "[name]" dropped), or "[unknown]"
@@ -23,9 +24,14 @@
  * so reads the kernel's whole own part, not only up to the highest address.
  * Addresses in BPF programs, which come and go and kallsyms lists last,
  * are named from the programs themselves (a kernel_functions_reader), so
- * that a sample in one does not cost a read of all of kallsyms; a run that
- * reads kallsyms for other reasons (a module's address) leaves a cache of
- * this boot as it is.
+ * that a sample in one does not cost a read of all of kallsyms. Modules'
+ * text symbols, which kallsyms lists after the kernel's own, are kept in a
+ * cache of their own beside it, for this boot and the modules loaded when
+ * it was written (their names, sizes and addresses in /proc/modules): a
+ * run whose other addresses all lie in those modules reads that. A run
+ * that reads kallsyms for other reasons (a trampoline's address) leaves
+ * caches of this boot and these modules as they are, and writes those that
+ * are not, on the way (the modules' takes the whole pass).
  * The file is private to its owner (the caller makes its directory 0700:
  * record's is chosen in sampler/sampled_profile.c; the file itself is
  * written by lib/output's rules) and names the boot it belongs to.
@@ -51,12 +57,20 @@ void kernel_functions__free(struct kernel_function *functions, size_t count);
 struct kernel_symbols *kernel_symbols__new(void);
 void kernel_symbols__free(struct kernel_symbols *k);
 void kernel_symbols__want(struct kernel_symbols *k, uint64_t addr);
+/* Where kernel_symbols__resolve() finds names. */
+struct kernel_symbol_sources {
+	const char *kallsyms;          /* "/proc/kallsyms" */
+	const char *modules;           /* "/proc/modules"; NULL: none */
+	const char *cache;             /* NULL: none (see above); the modules'
+					* cache is beside it, "-modules" after */
+	kernel_functions_reader more;  /* NULL: none */
+};
+
 /* Returns 0, or -1 after a warning (every name is then "[unknown]").
- * cache_path: NULL for none (see above). With a cache of this boot, the
- * addresses outside the kernel's own text are named from more (NULL:
- * none), when it has them all, not from kallsyms. */
-int kernel_symbols__resolve(struct kernel_symbols *k, const char *kallsyms_path,
-			    const char *cache_path, kernel_functions_reader more);
+ * With a cache of this boot, the addresses outside the kernel's own text
+ * are named from more and the modules' cache, when those have them all,
+ * not from kallsyms. */
+int kernel_symbols__resolve(struct kernel_symbols *k, const struct kernel_symbol_sources *from);
 /* Only for addresses given to kernel_symbols__want() before resolving. */
 const char *kernel_symbols__name(const struct kernel_symbols *k, uint64_t addr);
 
