@@ -683,7 +683,8 @@ record_test_module_names() {
 import sys
 d = sys.argv[1]
 own = [l for l in open("/proc/kallsyms") if len(l.split()) == 3]
-top = max(int(l.split()[0], 16) for l in open("/proc/kallsyms"))
+# above the kernel's own text, below where modules and BPF programs lie
+top = max(int(l.split()[0], 16) for l in own)
 base = (top & ~0xfffff) + 0x1000000
 # module: (size, [(offset, type, name)]); a data symbol and an alias too
 modules = {
