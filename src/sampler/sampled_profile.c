@@ -8,6 +8,7 @@
 
 #include "../lib/buf.h"
 #include "../lib/cache_dir.h"
+#include "../lib/index_table.h"
 #include "../lib/xalloc.h"
 #include "../symbolize/bpf_functions.h"
 #include "../symbolize/kernel_symbols.h"
@@ -28,6 +29,16 @@ struct build_state {
 	size_t natives_cap, merged_cap;
 	bool *frames_jit;               /* which of them are JIT code */
 	size_t frames_jit_cap;
+	struct kept_name *kept;         /* see intern_kept() */
+	size_t kept_count, kept_cap;
+	struct index_table kept_index;
+};
+
+/* A name the symbolizers keep in place while the profile is built, as
+ * interned with a suffix (both by address). */
+struct kept_name {
+	const char *name, *suffix;
+	frame_id id;
 };
 
 struct stack_miss {
@@ -95,6 +106,45 @@ static frame_id intern_kind(struct build_state *b, const char *name, const char 
 	return id;
 }
 
+static uint64_t kept_hash(const char *name, const char *suffix)
+{
+	return index_table__mix((uintptr_t)name ^ (uintptr_t)suffix * 31);
+}
+
+static uint64_t kept_hash_of(const void *items, size_t index)
+{
+	const struct kept_name *k = (const struct kept_name *)items + index;
+	return kept_hash(k->name, k->suffix);
+}
+
+/*
+ * intern_kind() (intern_name() for PROFILE_FRAME_NATIVE) of a name whose
+ * text stays where it is until the profile is built: a binary's symbol or
+ * a kernel's (process_symbols.h and kernel_symbols.h keep them that long),
+ * an interpreter frame's (interp.h). A comm is a key's own buffer, and
+ * JIT frames are left as they were (interned by their text, their kind set
+ * each time). A build's 460,000 user frames have some 30,000 such names:
+ * found by address, most are not copied and hashed again.
+ */
+static frame_id intern_kept(struct build_state *b, const char *name, const char *suffix,
+			    enum profile_frame_kind kind)
+{
+	uint64_t hash = kept_hash(name, suffix);
+	if (!b->kept_index.slots)
+		index_table__init(&b->kept_index, 1024);
+	size_t slot = index_table__first(&b->kept_index, hash);
+	for (uint32_t at; (at = b->kept_index.slots[slot]) != 0;
+	     slot = index_table__next(&b->kept_index, slot))
+		if (b->kept[at - 1].name == name && b->kept[at - 1].suffix == suffix)
+			return b->kept[at - 1].id;
+	frame_id id = kind == PROFILE_FRAME_NATIVE ? intern_name(b, name, suffix) :
+		intern_kind(b, name, suffix, kind);
+	b->kept = fk_grow(b->kept, &b->kept_cap, b->kept_count + 1, sizeof(*b->kept));
+	b->kept[b->kept_count] = (struct kept_name){ name, suffix, id };
+	index_table__insert(&b->kept_index, slot, b->kept_count++, kept_hash_of, b->kept);
+	return id;
+}
+
 static void push_frame(struct build_state *b, uint32_t *depth, frame_id id)
 {
 	b->frames = fk_grow(b->frames, &b->frames_cap, *depth + 1, sizeof(*b->frames));
@@ -106,7 +156,7 @@ static void push_user_frame(struct build_state *b, uint32_t *depth, const char *
 			    const char *suffix)
 {
 	push_frame(b, depth, jit ? intern_kind(b, name, suffix, PROFILE_FRAME_JIT)
-				 : intern_name(b, name, suffix));
+				 : intern_kept(b, name, suffix, PROFILE_FRAME_NATIVE));
 }
 
 /* How many leaf frames of a kernel stack read in a BPF program on a
@@ -151,7 +201,7 @@ static void push_waker(struct build_state *b, uint32_t *depth, const struct samp
 		if (w->kernel.missed)
 			push_frame(b, depth, intern_name(b, "[Missed Kernel Stack]", "_[w]"));
 		for (uint32_t i = tracing_frames(b, &w->kernel, true); i < w->kernel.depth; i++)
-			push_frame(b, depth, intern_kind(b, kernel_symbols__name(
+			push_frame(b, depth, intern_kept(b, kernel_symbols__name(
 				b->kernel, w->kernel.ips[i]), kernel_mark, PROFILE_FRAME_KERNEL));
 	}
 	if (o->user_stacks) {
@@ -244,7 +294,7 @@ static int add_named_key(struct build_state *b, const struct sampled_key *key,
 			push_frame(b, &depth, intern_name(b, "[Missed Kernel Stack]", marked ? "_[o]" : NULL));
 		uint32_t leaf = tracing_frames(b, &key->kernel, key->off_cpu);
 		for (uint32_t i = key->kernel.depth; i > leaf; i--)
-			push_frame(b, &depth, intern_kind(b, kernel_symbols__name(
+			push_frame(b, &depth, intern_kept(b, kernel_symbols__name(
 				b->kernel, key->kernel.ips[i - 1]), kernel_mark, PROFILE_FRAME_KERNEL));
 	}
 	if (marked && depth == before_kernel)
@@ -359,6 +409,8 @@ struct profile *sampled_profile__build_with_interp(const struct sampled_profile_
 	free(b.natives);
 	free(b.merged);
 	free(b.frames_jit);
+	free(b.kept);
+	index_table__release(&b.kept_index);
 	buf__free(&b.name);
 	return b.profile;
 }
