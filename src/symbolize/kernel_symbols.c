@@ -346,15 +346,16 @@ static const struct kernel_function *function_at(const struct kernel_function *f
 
 /* Names the wanted addresses outside [first, end) (the kernel's cache's
  * range): those in functions more lists from them, the rest, when each
- * lies in a loaded module, from the modules' cache of these modules. true
- * if it named them all (else it names none). */
+ * lies in a module loaded now (/proc/modules is read only then), from the
+ * modules' cache of these modules. true if it named them all (else it
+ * names none). */
 static bool name_outside(struct kernel_symbols *k, size_t first, size_t end,
-			 const struct kernel_symbol_sources *from, const char *boot_id,
-			 const struct loaded_modules *modules)
+			 const struct kernel_symbol_sources *from, const char *boot_id)
 {
 	struct kernel_function *functions = NULL;
+	struct loaded_modules modules;
 	size_t count = 0, unnamed = 0;
-	bool in_modules = true;
+	bool in_modules;
 
 	if (first == 0 && end == k->count)
 		return true;
@@ -364,17 +365,20 @@ static bool name_outside(struct kernel_symbols *k, size_t first, size_t end,
 		if (i >= first && i < end)
 			continue;
 		const struct kernel_function *f = function_at(functions, count, k->wanted[i]);
-		if (f) {
+		if (f)
 			k->nearest[i] = (struct nearest){ f->addr, fk_strdup(f->name), true };
-		} else {
+		else
 			unnamed++;
-			in_modules &= in_module(modules, k->wanted[i]);
-		}
 	}
 	kernel_functions__free(functions, count);
 	if (unnamed == 0)
 		return true;
-	int fd = in_modules ? open_modules_cache(from->cache, boot_id, modules) : -1;
+	in_modules = read_modules(from->modules, &modules);
+	for (size_t i = 0; i < k->count && in_modules; i++)
+		in_modules = (i >= first && i < end) || k->nearest[i].name ||
+			in_module(&modules, k->wanted[i]);
+	int fd = in_modules ? open_modules_cache(from->cache, boot_id, &modules) : -1;
+	free(modules.ranges);
 	if (fd < 0) {
 		forget_nearest(k);
 		return false;
@@ -394,8 +398,7 @@ static bool name_outside(struct kernel_symbols *k, size_t first, size_t end,
  * need not be written again).
  */
 static bool resolve_with_cache(struct kernel_symbols *k, const struct kernel_symbol_sources *from,
-			       const char *boot_id, const struct loaded_modules *modules,
-			       bool *current)
+			       const char *boot_id, bool *current)
 {
 	uint64_t lowest, highest;
 	int fd = open(from->cache, O_RDONLY | O_CLOEXEC);
@@ -406,7 +409,7 @@ static bool resolve_with_cache(struct kernel_symbols *k, const struct kernel_sym
 		size_t first = lower_bound(k->wanted, k->count, lowest);
 		size_t end = highest == UINT64_MAX ? k->count :
 			lower_bound(k->wanted, k->count, highest + 1);
-		if (name_outside(k, first, end, from, boot_id, modules)) {
+		if (name_outside(k, first, end, from, boot_id)) {
 			if (end > first)
 				resolve_from_cache(k, fd, end);
 			resolved = true;
@@ -644,12 +647,13 @@ static void prepare_wanted(struct kernel_symbols *k)
 }
 
 /* Resolves the wanted addresses in one pass over kallsyms, writing the
- * caches that are not this boot's (and these modules') on the way. */
+ * caches that are not this boot's (and the modules loaded now's) on the
+ * way. */
 static int resolve_from_kallsyms(struct kernel_symbols *k, const struct kernel_symbol_sources *from,
-				 const char *boot_id, bool cache_current,
-				 const struct loaded_modules *modules)
+				 const char *boot_id, bool cache_current)
 {
 	struct cache_writer cache;
+	struct loaded_modules modules = { 0 };
 	struct module_symbols module_symbols = { BUF_INIT, NULL, 0, 0 };
 	struct resolving r = { k, NULL, NULL, { .at = k->count } };
 	FILE *f = fopen(from->kallsyms, "r");
@@ -661,8 +665,8 @@ static int resolve_from_kallsyms(struct kernel_symbols *k, const struct kernel_s
 	if (from->cache && !cache_current &&
 	    cache_writer__open(&cache, from->cache, CACHE_MAGIC, boot_id, 0, 0))
 		r.cache = &cache;
-	if (from->cache && modules->count) {
-		int fd = open_modules_cache(from->cache, boot_id, modules);
+	if (from->cache && read_modules(from->modules, &modules)) {
+		int fd = open_modules_cache(from->cache, boot_id, &modules);
 		if (fd >= 0)
 			close(fd);
 		else
@@ -674,9 +678,10 @@ static int resolve_from_kallsyms(struct kernel_symbols *k, const struct kernel_s
 	if (r.cache)
 		cache_writer__finish(&cache, any_address, from->cache);
 	if (r.modules && any_address)
-		module_symbols__write(&module_symbols, from->cache, boot_id, modules->key);
+		module_symbols__write(&module_symbols, from->cache, boot_id, modules.key);
 	buf__free(&module_symbols.records);
 	free(module_symbols.symbols);
+	free(modules.ranges);
 	if (!any_address) {
 		forget_nearest(k);
 		long kptr_restrict = -1;
@@ -698,23 +703,16 @@ static int resolve_from_kallsyms(struct kernel_symbols *k, const struct kernel_s
 int kernel_symbols__resolve(struct kernel_symbols *k, const struct kernel_symbol_sources *from)
 {
 	struct kernel_symbol_sources sources = *from;
-	struct loaded_modules modules = { 0 };
 	char boot_id[BOOT_ID_LEN + 1];
 	bool cache_current = false;
-	int status = 0;
 
 	prepare_wanted(k);
 	if (k->count == 0)
 		return 0;
 	if (sources.cache && !read_boot_id(boot_id))
 		sources.cache = NULL;
-	if (sources.cache)
-		read_modules(sources.modules, &modules);
-	if (!sources.cache ||
-	    !resolve_with_cache(k, &sources, boot_id, &modules, &cache_current))
-		status = resolve_from_kallsyms(k, &sources, boot_id, cache_current, &modules);
-	free(modules.ranges);
-	if (status < 0)
+	if ((!sources.cache || !resolve_with_cache(k, &sources, boot_id, &cache_current)) &&
+	    resolve_from_kallsyms(k, &sources, boot_id, cache_current) < 0)
 		return -1;
 	/* Symbols between two wanted addresses were kept for the upper one; an
 	 * address with none of its own has the lower one's nearest symbol. */
