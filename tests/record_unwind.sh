@@ -106,7 +106,7 @@ unwind_table_test() {
 		return
 	fi
 	if ! cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$d/dump" "$TOP/tests/unwind_table_dump.c" \
-		"$BUILD/obj/symbolize/unwind_table.o" "$BUILD/obj/lib/buf.o" "$BUILD/obj/lib/xalloc.o" -ldw -lelf 2> "$d/cc.err"; then
+		"$BUILD/obj/symbolize/unwind_table.o" "$BUILD/obj/lib/buf.o" "$BUILD/obj/lib/xalloc.o" "$BUILD/obj/lib/cache_dir.o" -ldw -lelf 2> "$d/cc.err"; then
 		fail record/unwind-table "tests/unwind_table_dump.c does not build: $(head -n 3 "$d/cc.err" | tr '\n' ' ')"
 		return
 	fi
@@ -183,7 +183,7 @@ unwind_every_test() {
 
 record_unwind_tests() {
 	local id any=
-	for id in record/unwind-{table,nofp,fp,dlopen,short,in-kernel,copied,every,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu}; do
+	for id in record/unwind-{table,nofp,fp,dlopen,short,in-kernel,copied,every,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu} record/symbol-cache; do
 		wanted "$id" && any=1
 	done
 	[[ -n $any ]] || return 0
@@ -385,9 +385,73 @@ while time.time() - t < 2: x += sum(range(1000))'; then
 	# stripped binaries: names from a .gnu_debuglink file beside it, or from
 	# MiniDebugInfo (.gnu_debugdata, xz) alone
 	if wanted record/unwind-debuglink || wanted record/unwind-debuglink-stale ||
-		wanted record/unwind-minidebuginfo || wanted record/unwind-missing; then
+		wanted record/unwind-minidebuginfo || wanted record/unwind-missing ||
+		wanted record/symbol-cache; then
 		unwind_stripped_tests
 	fi
+}
+
+# The symbols' cache (symbolize/symbol_file.h), through
+# tests/binary_symbols_dump.c: a stripped binary whose .gnu_debuglink file
+# comes and goes, a binary rewritten in place, a cache file cut short. Each
+# step names the same functions and must name them from what is there now.
+symbol_cache_test() {
+	local d=$1/symbol-cache problems="" step
+	mkdir -p "$d"
+	if ! cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$d/dump" "$TOP/tests/binary_symbols_dump.c" \
+		"$BUILD"/obj/symbolize/{binary_symbols,symbol_table,symbol_file,made_names,debuginfo,demangle}.o \
+		"$BUILD"/obj/lib/{buf,xalloc,error,cache_dir,index_table}.o -ldw -lelf -lxxhash -liberty -ldl 2> "$d/cc.err"; then
+		fail record/symbol-cache "tests/binary_symbols_dump.c does not build: $(head -n 3 "$d/cc.err" | tr '\n' ' ')"
+		return
+	fi
+	cp "$1/fk-full" "$d/fk-cached"
+	objcopy --only-keep-debug "$d/fk-cached" "$d/saved.debug" && strip --strip-all "$d/fk-cached" &&
+		cp "$d/saved.debug" "$d/fk-cached.debug" && (cd "$d" && objcopy --add-gnu-debuglink=fk-cached.debug fk-cached) &&
+		rm "$d/fk-cached.debug"
+	nm "$1/fk-full" | awk '$3 == "leaf_hot" || $3 == "mid_a" || $3 == "top_level" { print $1, $3 }' | sort > "$d/want"
+	awk '{ print $1 }' "$d/want" > "$d/addresses"
+	names() { # step: the names of the addresses, as "address name" lines
+		FLAMEKIT_CACHE_DIR=$d/cache "$d/dump" "$d/fk-cached" < "$d/addresses" 2>> "$d/dump.err" |
+			sed 's/^0*//' | sort > "$d/$1"
+	}
+	newest() { ls -t "$d/cache/symbols/"* | head -n 1; }
+	# 0. a cache past its limit (256 MB) loses its least used files
+	mkdir -m 700 "$d/cache" "$d/cache/symbols"
+	truncate -s 300M "$d/cache/symbols/unused" && touch -d '3 days ago' "$d/cache/symbols/unused"
+	truncate -s 1M "$d/cache/symbols/used" && touch -d '2 days ago' "$d/cache/symbols/used"
+	truncate -s 1M "$d/cache/symbols/killed.1.tmp" && touch -d '2 days ago' "$d/cache/symbols/killed.1.tmp"
+	truncate -s 1M "$d/cache/symbols/writing.2.tmp"
+	# 1. no debug file yet: no names, and a cache file of that
+	names no-debug
+	grep -q 'unknown:no-symbols fk-cached' "$d/no-debug" || problems+="named without its debug file: $(head -n 1 "$d/no-debug"); "
+	[[ $(ls "$d/cache/symbols" 2> /dev/null | grep -cv -e ^used -e ^writing) == 1 ]] || problems+="no cache file written: $(ls -A "$d/cache" 2>&1 | head -n 3); "
+	[[ -e $d/cache/symbols/used && -e $d/cache/symbols/writing.2.tmp && ! -e $d/cache/symbols/unused &&
+		! -e $d/cache/symbols/killed.1.tmp ]] ||
+		problems+="the cache past its limit has: $(ls "$d/cache/symbols" | tr '\n' ' ') (not unused, killed.1.tmp); "
+	rm "$d/cache/symbols/"{used,writing.2.tmp}
+	# 2. the debug file installed: named from it, not from that cache file
+	cp "$d/saved.debug" "$d/fk-cached.debug"
+	names debug
+	[[ $(sed 's/^0*//' "$d/want") == $(cat "$d/debug") ]] || problems+="the debug file installed, yet: $(head -n 1 "$d/debug"); "
+	# 3. named from the cache: a name changed there is the name given
+	python3 -c 'import sys; p = sys.argv[1]; b = open(p, "rb").read(); open(p, "wb").write(b.replace(b"leaf_hot", b"leaf_HOT"))' "$(newest)"
+	names changed
+	grep -q ' leaf_HOT$' "$d/changed" || problems+="not named from the cache: $(tr '\n' ' ' < "$d/changed"); "
+	# 4. the debug file rewritten: read again
+	cp "$d/saved.debug" "$d/fk-cached.debug"
+	names rewritten
+	[[ $(sed 's/^0*//' "$d/want") == $(cat "$d/rewritten") ]] || problems+="the debug file rewritten, yet: $(tr '\n' ' ' < "$d/rewritten"); "
+	# 5. the binary rewritten in place (same inode): read again
+	python3 -c 'import sys; p = sys.argv[1]; b = open(p, "rb").read(); open(p, "wb").write(b.replace(b"leaf_hot", b"leaf_HOT"))' "$(newest)"
+	cp "$1/fk-full" "$d/fk-cached"
+	names in-place
+	[[ $(sed 's/^0*//' "$d/want") == $(cat "$d/in-place") ]] || problems+="the binary rewritten in place, yet: $(tr '\n' ' ' < "$d/in-place"); "
+	# 6. a cache file cut short: not used
+	truncate -s 40 "$(newest)"
+	names cut
+	[[ $(sed 's/^0*//' "$d/want") == $(cat "$d/cut") ]] || problems+="from a cache file cut short: $(tr '\n' ' ' < "$d/cut"); "
+	[[ -s $d/dump.err ]] && problems+="$(head -c 200 "$d/dump.err")"
+	if [[ -z $problems ]]; then pass record/symbol-cache; else fail record/symbol-cache "$problems"; fi
 }
 
 unwind_stripped_tests() {
@@ -445,6 +509,7 @@ unwind_stripped_tests() {
 			fail record/unwind-debuglink-stale "$(tail -n 1 "$d/stale.err")"
 		fi
 	fi
+	wanted record/symbol-cache && symbol_cache_test "$d"
 	local name
 	for name in linked mini; do
 		local id=record/unwind-debuglink

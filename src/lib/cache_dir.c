@@ -1,11 +1,19 @@
 #include "cache_dir.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "xalloc.h"
 
 char *cache_dir__path(const char *name)
 {
@@ -23,4 +31,133 @@ char *cache_dir__path(const char *name)
 	struct buf path = BUF_INIT;
 	buf__printf(&path, "%s/%s", dir, name);
 	return path.data;
+}
+
+/* The directory part of path made, if missing (its parents must exist). */
+static void make_parent(const char *path)
+{
+	char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	if (slash && slash != dir) {
+		*slash = 0;
+		mkdir(dir, 0700);
+	}
+	free(dir);
+}
+
+#define DAY_SECONDS (24 * 60 * 60)
+
+struct cache_file {
+	char *name;
+	time_t used;
+	uint64_t size;
+};
+
+static int compare_used(const void *a, const void *b)
+{
+	const struct cache_file *x = a, *y = b;
+	return x->used < y->used ? -1 : x->used > y->used;
+}
+
+/* Whether the directory is due to be pruned: once a day, marked by its
+ * file ".pruned" (listing a directory of a thousand files at every write
+ * would make a host's first run, which writes one a binary, quadratic). */
+static bool prune_due(DIR *dir, time_t now)
+{
+	struct stat st;
+	if (fstatat(dirfd(dir), ".pruned", &st, 0) == 0 && st.st_mtime > now - DAY_SECONDS)
+		return false;
+	int fd = openat(dirfd(dir), ".pruned", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		futimens(fd, NULL);
+		close(fd);
+	}
+	return true;
+}
+
+/* Keeps the directory of the file at path under CACHE_DIR_MAX_BYTES (see
+ * cache_dir.h). */
+static void prune(const char *path)
+{
+	char *dir_path = strdup(path), *slash = dir_path ? strrchr(dir_path, '/') : NULL;
+	DIR *dir = slash ? (*slash = 0, opendir(dir_path)) : NULL;
+	struct cache_file *files = NULL;
+	size_t count = 0, cap = 0;
+	uint64_t total = 0;
+	time_t now = time(NULL);
+	bool stale_temporary = false;  /* a killed run's */
+
+	if (dir && !prune_due(dir, now)) {
+		closedir(dir);
+		dir = NULL;
+	}
+	for (struct dirent *e; dir && (e = readdir(dir));) {
+		struct stat st;
+		if (e->d_name[0] == '.' || fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		size_t len = strlen(e->d_name);
+		bool temporary = len > 4 && strcmp(e->d_name + len - 4, ".tmp") == 0;
+		if (temporary && st.st_mtime > now - DAY_SECONDS)
+			continue;  /* another run's, being written */
+		stale_temporary |= temporary;
+		files = fk_grow(files, &cap, count + 1, sizeof(*files));
+		files[count++] = (struct cache_file){ fk_strdup(e->d_name),
+						      temporary ? 0 : st.st_mtime,
+						      (uint64_t)st.st_size };
+		total += (uint64_t)st.st_size;
+	}
+	if (total > CACHE_DIR_MAX_BYTES || stale_temporary) {
+		uint64_t keep = total > CACHE_DIR_MAX_BYTES ? CACHE_DIR_MAX_BYTES / 4 * 3 : total;
+		qsort(files, count, sizeof(*files), compare_used);
+		for (size_t i = 0; i < count && (files[i].used == 0 || total > keep); i++)
+			if (unlinkat(dirfd(dir), files[i].name, 0) == 0)
+				total -= files[i].size;
+	}
+	for (size_t i = 0; i < count; i++)
+		free(files[i].name);
+	free(files);
+	if (dir)
+		closedir(dir);
+	free(dir_path);
+}
+
+int cache_dir__write_file(const char *path, const struct iovec *parts, size_t count)
+{
+	struct buf temp = BUF_INIT;
+	buf__printf(&temp, "%s.%d.tmp", path, (int)getpid());
+	make_parent(path);
+	int fd = open(temp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), err = 0;
+	for (size_t i = 0; fd >= 0 && !err && i < count; i++)
+		for (size_t done = 0; !err && done < parts[i].iov_len;) {
+			ssize_t n = write(fd, (const char *)parts[i].iov_base + done,
+					  parts[i].iov_len - done);
+			if (n > 0)
+				done += (size_t)n;
+			else if (n == 0 || errno != EINTR)
+				err = n == 0 ? ENOSPC : errno;
+		}
+	if (fd < 0)
+		err = errno;
+	else if (close(fd) != 0 && !err)
+		err = errno;
+	if (!err && rename(temp.data, path) != 0)
+		err = errno;
+	if (err) {
+		if (fd >= 0)
+			unlink(temp.data);
+		buf__free(&temp);
+		errno = err;
+		return -1;
+	}
+	buf__free(&temp);
+	prune(path);
+	return 0;
+}
+
+void cache_dir__used(int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) == 0 && st.st_mtime < time(NULL) - DAY_SECONDS)
+		futimens(fd, NULL);
 }

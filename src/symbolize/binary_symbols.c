@@ -1,5 +1,6 @@
 #include "binary_symbols.h"
 
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -11,10 +12,13 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "../lib/buf.h"
+#include "../lib/cache_dir.h"
 #include "../lib/xalloc.h"
 #include "debuginfo.h"
+#include "symbol_file.h"
 
 /* A loadable segment: file offsets [offset, offset + size) hold vaddr... */
 struct segment {
@@ -27,14 +31,12 @@ struct binary {
 	char *unknown_name;      /* "[unknown:no-symbols NAME]", made on first use */
 	int fd;
 	Elf *elf;
-	Dwfl *dwfl;              /* the files the symbols come from; see binary__load_symbols() */
-	struct symbol_table symbols;
+	struct symbol_file symbols;  /* see binary__load_symbols() */
 	struct segment *segments;
 	size_t segment_count;
 	uint64_t image_low, image_high;  /* the loaded image's own addresses, pages whole */
 	bool symbols_loaded;     /* binary__load_symbols() ran */
 	bool in_memory;          /* elf is our own memory (the vDSO's image), not a file's */
-	Elf *symbol_files[3];    /* the mapped files the names are in (of dwfl) */
 	bool named_since_release;  /* binary__name() read pages since binary__release_pages() */
 	unsigned idle_forgets;   /* binary__forget_names() calls since it last named */
 	struct debuginfod_fetcher *fetch;  /* while the symbols load: where else to look */
@@ -44,7 +46,7 @@ void binary__free(struct binary *b)
 {
 	if (!b)
 		return;
-	symbol_table__release(&b->symbols);
+	symbol_file__release(&b->symbols);
 	free(b->segments);
 	free(b->path);
 	free(b->unknown_name);
@@ -52,8 +54,6 @@ void binary__free(struct binary *b)
 		elf_end(b->elf);
 	if (b->fd >= 0)
 		close(b->fd);
-	if (b->dwfl)
-		dwfl_end(b->dwfl);
 	free(b);
 }
 
@@ -113,20 +113,17 @@ static void release_elf_pages(Elf *elf)
 	madvise((void *)start, size + ((uintptr_t)raw - start), MADV_DONTNEED);
 }
 
-/* Lets go of the symbols binary__load_symbols() read (and their files). */
+/* Lets go of the symbols binary__load_symbols() read or mapped. */
 static void binary__unload_symbols(struct binary *b)
 {
-	symbol_table__release(&b->symbols);
-	memset(b->symbol_files, 0, sizeof(b->symbol_files));
-	dwfl_end(b->dwfl);
-	b->dwfl = NULL;
+	symbol_file__release(&b->symbols);
 	b->symbols_loaded = false;
 }
 
 void binary__forget_names(struct binary *b)
 {
-	symbol_table__forget_names(&b->symbols);
-	if (b->dwfl && ++b->idle_forgets > BINARY_IDLE_FORGETS)
+	symbol_file__forget_names(&b->symbols);
+	if (b->symbols_loaded && ++b->idle_forgets > BINARY_IDLE_FORGETS)
 		binary__unload_symbols(b);
 }
 
@@ -137,8 +134,7 @@ void binary__release_pages(struct binary *b, bool only_if_named)
 	b->named_since_release = false;
 	if (!b->in_memory)
 		release_elf_pages(b->elf);
-	for (size_t f = 0; f < 3 && b->symbol_files[f]; f++)
-		release_elf_pages(b->symbol_files[f]);
+	symbol_file__release_pages(&b->symbols);
 }
 
 /* Reads function symbols and loadable segments from an open ELF image. */
@@ -183,43 +179,52 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 						  debuginfo_file_name) : -1;
 }
 
+/* Gives back the pages of the symbol files read so far (of a Dwfl). */
+static void release_symbol_files(Elf *const files[3])
+{
+	for (size_t f = 0; f < 3 && files[f]; f++)
+		release_elf_pages(files[f]);
+}
+
 /*
- * Reads the function symbols (see binary_symbols.h), the first time a name
- * is wanted: recording needs only the open file (and its unwind table), and
- * reading a big program's symbols (node's: 150,000) would hold up the
- * copied stacks. The Dwfl is kept: the names point into its files, whose
- * pages are given back every SYMBOLS_BETWEEN_RELEASES symbols read (or
- * libLLVM's 1 MB of symbols and 3 MB of their names would all be resident
- * for a moment).
+ * Reads the function symbols with libdwfl, from the files binary_symbols.h
+ * says, packed into b->symbols (in our memory), and lets the files go (the
+ * names are copied): false if the files could not be read (then b has no
+ * symbols, for now). The files' pages are given back every
+ * SYMBOLS_BETWEEN_RELEASES symbols read (or libLLVM's 1 MB of symbols and
+ * 3 MB of their names would all be resident for a moment).
  */
 #define SYMBOLS_BETWEEN_RELEASES 4096
 
-static void binary__load_symbols(struct binary *b)
+static bool binary__read_symbols(struct binary *b)
 {
 	static const Dwfl_Callbacks callbacks = {
 		.find_elf = dwfl_build_id_find_elf,
 		.find_debuginfo = find_debuginfo,
 	};
-	if (b->symbols_loaded)
-		return;
-	b->symbols_loaded = true;
 	int fd = b->fd >= 0 && b->elf ? dup(b->fd) : -1;
-	if (fd < 0 || !(b->dwfl = dwfl_begin(&callbacks))) {
+	Dwfl *dwfl = fd >= 0 ? dwfl_begin(&callbacks) : NULL;
+	if (!dwfl) {
 		if (fd >= 0)
 			close(fd);
-		return;
+		return false;
 	}
 	/* named as the process named it: the debug link is looked for there */
-	Dwfl_Module *module = dwfl_report_elf(b->dwfl, b->path, b->path, fd, 0, true);
-	dwfl_report_end(b->dwfl, NULL, NULL);
+	Dwfl_Module *module = dwfl_report_elf(dwfl, b->path, b->path, fd, 0, true);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!module) {
+		dwfl_end(dwfl);
+		return false;
+	}
 	void **userdata;
-	if (module && dwfl_module_info(module, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
+	if (dwfl_module_info(module, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
 		*userdata = b;  /* for find_debuginfo() */
-	int count = module ? dwfl_module_getsymtab(module) : -1;
-	Elf *files[3] = { NULL };
+	int count = dwfl_module_getsymtab(module);  /* (-1: none at all) */
+	Elf *seen[3] = { NULL }, *mapped[3] = { NULL };
 	size_t kept = 0;
+	struct symbol_table read = { 0 };
 	if (count > 1)
-		symbol_table__reserve(&b->symbols, (size_t)count - 1);
+		symbol_table__reserve(&read, (size_t)count - 1);
 	for (int i = 1; i < count; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -228,22 +233,128 @@ static void binary__load_symbols(struct binary *b)
 		const char *name = dwfl_module_getsym_info(module, i, &sym, &addr, &section_index,
 							   &elf, NULL);
 		if (i % SYMBOLS_BETWEEN_RELEASES == 0)
-			binary__release_pages(b, false);
+			release_symbol_files(mapped);
 		if (!symbol_names_code(&sym, section_index, elf, name))
 			continue;
-		for (size_t f = 0; f < 3 && files[f] != elf; f++)
-			if (!files[f]) {
+		for (size_t f = 0; f < 3 && seen[f] != elf; f++)
+			if (!seen[f]) {
 				size_t size;
 				const char *raw = elf_rawfile(elf, &size);
-				files[f] = elf;
+				seen[f] = elf;
 				if (raw && in_file_mapping(raw))
-					b->symbol_files[kept++] = elf;
+					mapped[kept++] = elf;
 				break;
 			}
-		symbol_table__add(&b->symbols, addr, sym.st_size, name, GELF_ST_BIND(sym.st_info));
+		symbol_table__add(&read, addr, sym.st_size, name, GELF_ST_BIND(sym.st_info));
 	}
-	symbol_table__sort(&b->symbols);
-	binary__release_pages(b, false);
+	symbol_table__sort(&read);
+	symbol_file__pack(&read, &b->symbols);
+	symbol_table__release(&read);
+	dwfl_end(dwfl);
+	return true;
+}
+
+/* Adds what stat says of a file to a hash: which file it is and its
+ * version (any write changes the ctime), or that there is none. */
+static void hash_file(XXH3_state_t *state, const char *path, const struct stat *st)
+{
+	uint64_t fields[7] = { 0 };
+	if (st)
+		memcpy(fields, (uint64_t[7]){ 1, st->st_dev, st->st_ino, (uint64_t)st->st_size,
+					      (uint64_t)st->st_mtim.tv_sec,
+					      (uint64_t)st->st_mtim.tv_nsec,
+					      (uint64_t)st->st_ctim.tv_sec << 32 ^
+					      (uint64_t)st->st_ctim.tv_nsec },
+		       sizeof(fields));
+	if (path)
+		XXH3_128bits_update(state, path, strlen(path) + 1);
+	XXH3_128bits_update(state, fields, sizeof(fields));
+}
+
+static void hash_candidate(XXH3_state_t *state, const char *path)
+{
+	struct stat st;
+	hash_file(state, path, stat(path, &st) == 0 ? &st : NULL);
+}
+
+/*
+ * The cache file of b's symbols (symbol_file.h): DIR/symbols/KEY, KEY a
+ * hash of everything the symbols are read from: the binary's file as it
+ * is now, the name it was mapped by, and each place a separate debug file
+ * would be looked for (by build id, by .gnu_debuglink), with the file
+ * there or none. A binary rebuilt or replaced, or a debug file installed,
+ * changed or removed, is another key, read again. NULL where there is no
+ * cache directory, or for the vDSO (our memory, a few symbols).
+ */
+static char *symbol_cache_path(const struct binary *b)
+{
+	struct stat st;
+	if (b->in_memory || b->fd < 0 || !b->elf || fstat(b->fd, &st) != 0)
+		return NULL;
+	char *dir = cache_dir__path("symbols");
+	if (!dir)
+		return NULL;
+	XXH3_state_t *state = XXH3_createState();
+	XXH3_128bits_reset(state);
+	XXH3_128bits_update(state, symbol_file__version, strlen(symbol_file__version));
+	hash_file(state, b->path, &st);
+	struct buf candidate = BUF_INIT;
+	const unsigned char *id;
+	ssize_t id_len = dwelf_elf_gnu_build_id(b->elf, (const void **)&id);
+	if (id_len > 1) {
+		buf__printf(&candidate, "/usr/lib/debug/.build-id/%02x/", id[0]);
+		for (ssize_t i = 1; i < id_len; i++)
+			buf__printf(&candidate, "%02x", id[i]);
+		buf__printf(&candidate, ".debug");
+		hash_candidate(state, candidate.data);
+	}
+	GElf_Word crc;
+	const char *link = dwelf_elf_gnu_debuglink(b->elf, &crc);
+	const char *slash = b->path ? strrchr(b->path, '/') : NULL;
+	if (link && slash) {
+		int dir_len = (int)(slash - b->path);
+		const char *forms[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
+		for (size_t i = 0; i < sizeof(forms) / sizeof(*forms); i++) {
+			candidate.len = 0;
+			buf__printf(&candidate, forms[i], dir_len, b->path, link);
+			hash_candidate(state, candidate.data);
+		}
+	}
+	XXH128_hash_t key = XXH3_128bits_digest(state);
+	XXH3_freeState(state);
+	candidate.len = 0;
+	buf__printf(&candidate, "%s/%016" PRIx64 "%016" PRIx64, dir, (uint64_t)key.high64,
+		    (uint64_t)key.low64);
+	free(dir);
+	return candidate.data;
+}
+
+/*
+ * Loads the function symbols (see binary_symbols.h), the first time a name
+ * is wanted: recording needs only the open file (and its unwind table),
+ * and reading a big program's symbols (node's: 150,000) would hold up the
+ * copied stacks. They are mapped from the cache where an earlier run left
+ * them; else read, packed, and left there for the next run (and mapped from
+ * there: the file's pages can be given back, our heap's could not). Not
+ * while a debuginfod server may be asked: what it gives is no file here.
+ */
+static void binary__load_symbols(struct binary *b)
+{
+	if (b->symbols_loaded)
+		return;
+	b->symbols_loaded = true;
+	char *path = b->fetch ? NULL : symbol_cache_path(b);
+	if (path && symbol_file__map(path, &b->symbols) == 0) {
+		free(path);
+		return;
+	}
+	struct symbol_file mapped;
+	if (binary__read_symbols(b) && path && symbol_file__write(&b->symbols, path) == 0 &&
+	    symbol_file__map(path, &mapped) == 0) {
+		symbol_file__release(&b->symbols);
+		b->symbols = mapped;
+	}
+	free(path);
 }
 
 struct binary *binary__open(const char *path, const char *named, uint64_t dev, uint64_t inode)
@@ -347,16 +458,16 @@ void binary__image(const struct binary *b, uint64_t *low, uint64_t *high)
 const char *binary__name(struct binary *b, uint64_t vaddr, struct debuginfod_fetcher *fetch,
 			 enum symbol_miss *miss)
 {
-	struct symbol *s = NULL;
+	const struct packed_symbol *s = NULL;
 	if (b->elf) {
 		b->fetch = fetch;
 		b->named_since_release = true;
 		b->idle_forgets = 0;
 		binary__load_symbols(b);
 		b->fetch = NULL;
-		s = symbol_table__find(&b->symbols, vaddr);
+		s = symbol_file__find(&b->symbols, vaddr);
 	}
 	if (miss)
 		*miss = s ? SYMBOL_FOUND : b->elf ? SYMBOL_NO_SYMBOL : SYMBOL_UNREADABLE;
-	return s ? symbol_table__name(&b->symbols, s) : binary__unknown_name(b);
+	return s ? symbol_file__name(&b->symbols, s) : binary__unknown_name(b);
 }

@@ -15,7 +15,10 @@
  *	const char *name = binary__name(b, vaddr, &why);
  *	binary__free(b);
  *
- * Names stay valid until binary__free(): the file stays open and mapped.
+ * The symbols are read once per binary version: sorted and packed, they
+ * are kept in the cache directory's symbols/ (symbol_file.h), where later
+ * runs map them from. A name stays valid until binary__forget_names() or
+ * binary__free().
  */
 #ifndef FLAMEKIT_SYMBOLIZE_BINARY_SYMBOLS_H
 #define FLAMEKIT_SYMBOLIZE_BINARY_SYMBOLS_H
@@ -25,7 +28,7 @@
 #include <stdint.h>
 
 #include "debuginfo.h"
-#include "symbol_table.h"
+#include "symbol_file.h"
 
 struct binary;
 

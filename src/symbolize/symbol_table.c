@@ -8,16 +8,6 @@
 #include "../lib/buf.h"
 #include "../lib/upper_bound.h"
 #include "../lib/xalloc.h"
-#include "demangle.h"
-
-/* Names made from a symbol's, keyed by the symbol's address and name (a
- * sort moves symbols, and a JIT may put new code where old code was). */
-struct made_name {
-	uint64_t addr;
-	const char *name;
-	char *shown;             /* NULL: the name as it is */
-	char *annotated;
-};
 
 void symbol_table__reserve(struct symbol_table *t, size_t n)
 {
@@ -99,20 +89,12 @@ struct symbol *symbol_table__find(const struct symbol_table *t, uint64_t addr)
 	if (below == 0)
 		return NULL;
 	struct symbol *s = &t->symbols[below - 1];
-	/* Size 0 (hand-written assembly) counts as reaching the next symbol. */
-	return s->size == 0 || addr < s->addr + s->size ? s : NULL;
+	return symbol__holds(s->addr, s->size, addr) ? s : NULL;
 }
 
 void symbol_table__forget_names(struct symbol_table *t)
 {
-	for (size_t i = 0; i < t->made_count; i++) {
-		free(t->made[i].shown);
-		free(t->made[i].annotated);
-	}
-	free(t->made);
-	index_table__release(&t->made_index);
-	t->made = NULL;
-	t->made_count = t->made_cap = 0;
+	made_names__forget(&t->made);
 }
 
 void symbol_table__release(struct symbol_table *t)
@@ -122,57 +104,13 @@ void symbol_table__release(struct symbol_table *t)
 	*t = (struct symbol_table){ 0 };
 }
 
-static uint64_t made_hash(uint64_t addr, const char *name)
-{
-	return index_table__mix(addr ^ (uintptr_t)name * 31);
-}
-
-static uint64_t made_hash_of(const void *items, size_t index)
-{
-	const struct made_name *m = (const struct made_name *)items + index;
-	return made_hash(m->addr, m->name);
-}
-
-/* The names made from s, made now if not yet. */
-static struct made_name *made_name(struct symbol_table *t, const struct symbol *s)
-{
-	uint64_t hash = made_hash(s->addr, s->name);
-	if (!t->made_index.slots)
-		index_table__init(&t->made_index, 64);
-	size_t slot = index_table__first(&t->made_index, hash);
-	for (uint32_t at; (at = t->made_index.slots[slot]) != 0;
-	     slot = index_table__next(&t->made_index, slot))
-		if (t->made[at - 1].addr == s->addr && t->made[at - 1].name == s->name)
-			return &t->made[at - 1];
-
-	/* "clock_gettime@@GLIBC_2.17" (a .symtab's versioned name): the name */
-	size_t versioned = s->name[0] != '@' ? strcspn(s->name, "@") : strlen(s->name);
-	char *unversioned = s->name[versioned] ? fk_memdup(s->name, versioned) : NULL;
-	char *shown = demangle(unversioned ? unversioned : s->name);
-	if (shown)
-		free(unversioned);
-	else
-		shown = unversioned;
-	t->made = fk_grow(t->made, &t->made_cap, t->made_count + 1, sizeof(*t->made));
-	t->made[t->made_count] = (struct made_name){ s->addr, s->name, shown, NULL };
-	index_table__insert(&t->made_index, slot, t->made_count, made_hash_of, t->made);
-	return &t->made[t->made_count++];
-}
-
 const char *symbol_table__name(struct symbol_table *t, const struct symbol *s)
 {
-	struct made_name *m = made_name(t, s);
-	return m->shown ? m->shown : m->name;
+	return made_names__shown(&t->made, s->addr, s->name);
 }
 
 const char *symbol_table__annotated(struct symbol_table *t, const struct symbol *s,
 				    const char *suffix)
 {
-	struct made_name *m = made_name(t, s);
-	if (!m->annotated) {
-		struct buf b = BUF_INIT;
-		buf__printf(&b, "%s%s", m->shown ? m->shown : m->name, suffix);
-		m->annotated = b.data;
-	}
-	return m->annotated;
+	return made_names__annotated(&t->made, s->addr, s->name, suffix);
 }

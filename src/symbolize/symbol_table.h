@@ -16,8 +16,8 @@
  * later adds and sorts. Sorting keeps one symbol per address, the name
  * perf would show (symbol_table.c).
  *
- * A symbol is 24 bytes (a big program has 150,000): the names made from
- * it (demangled, annotated) are kept aside, for the few asked for.
+ * The names shown (demangled, annotated) are made for the few asked for
+ * (made_names.h).
  */
 #ifndef FLAMEKIT_SYMBOLIZE_SYMBOL_TABLE_H
 #define FLAMEKIT_SYMBOLIZE_SYMBOL_TABLE_H
@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../lib/index_table.h"
+#include "made_names.h"
 
 /* Why an address has no name (as perf's dso__load errors say why a binary
  * gave none); each has its own frame text, see process_symbols.h. */
@@ -47,16 +47,18 @@ struct symbol {
 	unsigned char binding;  /* STB_*: which of several names of one address wins */
 };
 
-/* A name made from a symbol's: see symbol_table.c. */
-struct made_name;
-
 struct symbol_table {
 	struct symbol *symbols;  /* sorted by addr after symbol_table__sort() */
 	size_t count, cap;
-	struct made_name *made;  /* names made so far, by (addr, name) */
-	size_t made_count, made_cap;
-	struct index_table made_index;
+	struct made_names made;  /* the names shown so far */
 };
+
+/* Whether a symbol at start of size size holds addr: size 0 (hand-written
+ * assembly) counts as reaching the next symbol. */
+static inline bool symbol__holds(uint64_t start, uint64_t size, uint64_t addr)
+{
+	return addr >= start && (size == 0 || addr - start < size);
+}
 
 /* Room for n more symbols (a symbol table's count, say), so that adding
  * does not double the array past what it needs. */

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +15,7 @@
 #include <string.h>
 
 #include "../lib/buf.h"
+#include "../lib/cache_dir.h"
 #include "../lib/upper_bound.h"
 #include "../lib/xalloc.h"
 
@@ -307,8 +307,10 @@ static int open_cached(const char *path, uint64_t *count)
 	    memcmp(header, cache_magic, sizeof(cache_magic)) == 0) {
 		memcpy(count, header + sizeof(cache_magic), sizeof(*count));
 		if (*count > 0 && *count <= (1u << 28) &&
-		    (uint64_t)st.st_size == CACHE_HEADER + *count * sizeof(struct record_unwind_row))
+		    (uint64_t)st.st_size == CACHE_HEADER + *count * sizeof(struct record_unwind_row)) {
+			cache_dir__used(fd);
 			return fd;
+		}
 	}
 	close(fd);
 	return -1;
@@ -339,27 +341,15 @@ int unwind_table__read(const struct unwind_table *t, size_t first, struct record
 		want ? 0 : -1;
 }
 
-/* Written whole under a temporary name, then renamed: a reader sees all or nothing. */
 static void write_cached(const char *path, const struct unwind_table *t)
 {
-	struct buf tmp = BUF_INIT;
-	buf__printf(&tmp, "%s.%d.tmp", path, (int)getpid());
-	FILE *f = fopen(tmp.data, "wbe");
 	uint64_t count = t->count;
-
-	if (f && fwrite(cache_magic, sizeof(cache_magic), 1, f) == 1 &&
-	    fwrite(&count, sizeof(count), 1, f) == 1 &&
-	    fwrite(t->rows, sizeof(*t->rows), t->count, f) == t->count && fclose(f) == 0) {
-		f = NULL;
-		if (rename(tmp.data, path) == 0) {
-			buf__free(&tmp);
-			return;
-		}
-	}
-	if (f)
-		fclose(f);
-	unlink(tmp.data);
-	buf__free(&tmp);
+	struct iovec parts[] = {
+		{ (void *)cache_magic, sizeof(cache_magic) },
+		{ &count, sizeof(count) },
+		{ t->rows, t->count * sizeof(*t->rows) },
+	};
+	cache_dir__write_file(path, parts, 3);
 }
 
 /* Blocks read at once while a file is opened: 128 KiB. */
@@ -443,7 +433,7 @@ int unwind_table__get(Elf *elf, const char *cache_dir, struct unwind_table *out)
 
 	if (err) {
 		err = unwind_table__build(elf, out);
-		if (!err && path && (mkdir(cache_dir, 0700) == 0 || errno == EEXIST))
+		if (!err && path)
 			write_cached(path, out);
 	}
 	free(path);
