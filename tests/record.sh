@@ -1696,6 +1696,44 @@ record_test_symbols_hint() {
 	record_judge "$id" "$problems"
 }
 
+# The paths dpkg knows (sampler/dpkg_paths.h), through tests/dpkg_paths_dump.c
+# over lists of the test's own: a path as mapped, its /usr-less form, both
+# (the path as mapped wins), neither; then again from the answers' cache
+# (an answer changed there is the answer given), for a new path too, and
+# from the lists again once they change.
+record_test_dpkg_paths() {
+	local d=$record_dir/dpkg-paths problems=""
+	mkdir -p "$d/info"
+	if ! cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$d/dump" "$TOP/tests/dpkg_paths_dump.c" \
+		"$BUILD"/obj/sampler/dpkg_paths.o "$BUILD"/obj/lib/{buf,xalloc,error,cache_dir}.o 2> "$d/cc.err"; then
+		record_fail dpkg-paths "tests/dpkg_paths_dump.c does not build: $(head -n 3 "$d/cc.err" | tr '\n' ' ')"
+		return
+	fi
+	printf '/.\n/bin\n/bin/gzip\n/usr/lib/x86_64-linux-gnu/libfoo.so.1\n' > "$d/info/a.list"
+	printf '/usr/bin/both\n/bin/both\n' > "$d/info/b:amd64.list"
+	printf '/usr/bin/never\n' > "$d/info/c.md5sums"
+	printf '%s\n' /usr/bin/gzip /usr/lib/x86_64-linux-gnu/libfoo.so.1 /usr/bin/both /opt/none /usr/bin/never > "$d/paths"
+	local want
+	want=$(printf '%s\t%s\n' /bin/gzip /usr/bin/gzip /usr/lib/x86_64-linux-gnu/libfoo.so.1 /usr/lib/x86_64-linux-gnu/libfoo.so.1 \
+		/usr/bin/both /usr/bin/both none /opt/none none /usr/bin/never)
+	local got; got=$("$d/dump" "$d/info" "$d/answers" < "$d/paths" 2>&1)
+	[[ $got == "$want" ]] || problems+="from the lists: $(tr '\n\t' '| ' <<< "$got"); "
+	[[ $(wc -l < "$d/answers" 2> /dev/null) == 6 ]] || problems+="the answers not kept: $(head -c 200 "$d/answers" 2>&1); "
+	sed -i 's|^?\t/opt/none$|=\t/opt/none|' "$d/answers"
+	got=$("$d/dump" "$d/info" "$d/answers" <<< /opt/none 2>&1)
+	[[ $got == $'/opt/none\t/opt/none' ]] || problems+="not answered from the cache: $got; "
+	printf '%s\n' /usr/bin/gzip /usr/sbin/new > "$d/more"
+	printf '/usr/sbin/new\n' >> "$d/info/b:amd64.list"
+	got=$("$d/dump" "$d/info" "$d/answers" < "$d/more" 2>&1)
+	[[ $got == $'/bin/gzip\t/usr/bin/gzip\n/usr/sbin/new\t/usr/sbin/new' ]] || problems+="a new path: $(tr '\n\t' '| ' <<< "$got"); "
+	grep -q $'^=\t/usr/sbin/new$' "$d/answers" && grep -q $'^=\t/opt/none$' "$d/answers" ||
+		problems+="the new answer not kept beside the old: $(tr '\n\t' '| ' < "$d/answers"); "
+	printf '/opt/elsewhere\n' > "$d/info/d.list"  # a package installed: the lists change
+	got=$("$d/dump" "$d/info" "$d/answers" <<< /opt/none 2>&1)
+	[[ $got == $'none\t/opt/none' ]] || problems+="the lists changed, yet from the cache: $got; "
+	record_judge dpkg-paths "$problems"
+}
+
 # --debuginfod fetches the debug file of a binary without symbols after the
 # recording, from Debian's own debuginfod server run over a folder of the
 # test's (the workload's debug file, objcopy --only-keep-debug; the
@@ -1910,6 +1948,7 @@ record_table=(
 	"record_test_command_signals command-sigint command-sigterm"
 	"record_test_graph_options graph-options-svg graph-options-html"
 	"record_test_symbols_hint symbols-hint"
+	"record_test_dpkg_paths dpkg-paths"
 	"record_test_debuginfod debuginfod debuginfod-not-asked"
 )
 

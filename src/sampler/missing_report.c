@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../lib/buf.h"
+#include "../lib/cache_dir.h"
 #include "../lib/xalloc.h"
 #include "dpkg_paths.h"
 
@@ -207,15 +208,18 @@ void missing_report__print(const struct missing_report *r, FILE *out, uint64_t t
 	size_t n = r->count < MISSING_LINES ? r->count : MISSING_LINES, without = 0;
 	struct missing *sorted = fk_malloc(r->count * sizeof(*sorted));
 	const char *binaries[MISSING_LINES], *known[MISSING_LINES] = { NULL };
-	struct fix_context fix = { .dpkg = access("/var/lib/dpkg/info", R_OK) == 0 };
+	struct fix_context fix = { .dpkg = access(DPKG_LISTS, R_OK) == 0 };
 
 	memcpy(sorted, r->items, r->count * sizeof(*sorted));
 	qsort(sorted, r->count, sizeof(*sorted), most_samples_first);
 	for (size_t i = 0; i < n; i++)
 		if (!sorted[i].is_stop && sorted[i].miss == SYMBOL_NO_SYMBOL && sorted[i].binary)
 			binaries[without++] = sorted[i].binary;
-	if (without && fix.dpkg)
-		dpkg_paths__known(binaries, without, known);
+	if (without && fix.dpkg) {
+		char *cache = cache_dir__path("dpkg-paths");
+		dpkg_paths__known(DPKG_LISTS, cache, binaries, without, known);
+		free(cache);
+	}
 	for (size_t i = 0, k = 0; i < n; i++) {
 		bool listed = k < without && sorted[i].binary == binaries[k];
 		print_one(&sorted[i], out, 100.0 * (double)sorted[i].samples / (double)total, what,
