@@ -58,16 +58,19 @@ struct stack_read {
 	uint64_t value;
 };
 
+/* A walk kept, with its pcs and reads in the same block after it: a slot
+ * of the cache holds one (NULL: none), made and freed whole, so that the
+ * cache's memory is that of the walks it holds (processes exit and take
+ * theirs), not that of every slot ever filled. */
 struct cache_entry {
 	uint32_t pid;
+	bool stopped;
 	uint64_t generation, pc, sp;
 	struct stack_read *reads;
 	size_t read_count;
 	uint64_t *pcs;
 	size_t pc_count;
 	struct unwind_stop stop;    /* see user_unwinder__stops() */
-	bool stopped;
-	bool used;
 };
 
 struct user_unwinder {
@@ -90,7 +93,7 @@ struct user_unwinder {
 	const struct frame_state *start;  /* libdwfl's first frame (NULL: the sampled registers) */
 
 	struct unwind_table_source tables;  /* table_at NULL: none */
-	struct cache_entry *cache;
+	struct cache_entry **cache;  /* CACHE_SLOTS slots */
 	struct user_unwinder_stats stats;
 	struct unwind_stop *stops;
 	size_t stop_count, stop_cap;
@@ -416,11 +419,10 @@ size_t user_unwinder__stops(const struct user_unwinder *u, const struct unwind_s
 	return u->stop_count;
 }
 
-static void cache_entry__clear(struct cache_entry *e)
+static void cache_slot__clear(struct cache_entry **slot)
 {
-	free(e->reads);
-	free(e->pcs);
-	memset(e, 0, sizeof(*e));
+	free(*slot);
+	*slot = NULL;
 }
 
 static void unwind_process__free(void *record)
@@ -442,7 +444,7 @@ void user_unwinder__free(struct user_unwinder *u)
 			headless_image__release(&u->headless[i]);
 	free(u->headless);
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
-		cache_entry__clear(&u->cache[i]);
+		cache_slot__clear(&u->cache[i]);
 	free(u->cache);
 	free(u->reads);
 	free(u->pcs);
@@ -481,8 +483,8 @@ void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count
 	 * processes have none (the kernel walks their stacks): the slots are
 	 * looked through only for those that do, not at every exit */
 	for (size_t i = 0; cached_walks > 0 && i < CACHE_SLOTS; i++)
-		if (u->cache[i].used && pid_table__sorted_has(pids, count, u->cache[i].pid)) {
-			cache_entry__clear(&u->cache[i]);
+		if (u->cache[i] && pid_table__sorted_has(pids, count, u->cache[i]->pid)) {
+			cache_slot__clear(&u->cache[i]);
 			cached_walks--;
 		}
 }
@@ -627,7 +629,7 @@ static void hand_frames_over(struct user_unwinder *u, const struct unwind_input 
 static bool cache_entry__matches(const struct cache_entry *e, const struct unwind_input *in,
 				 uint64_t generation)
 {
-	if (!e->used || e->pid != in->pid || e->generation != generation ||
+	if (!e || e->pid != in->pid || e->generation != generation ||
 	    e->pc != in->regs[16] || e->sp != in->regs[7])
 		return false;
 	for (size_t i = 0; i < e->read_count; i++) {
@@ -646,7 +648,7 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 {
 	uint64_t generation = process_symbols__generation(u->ps, in->pid);
 	uint64_t key = index_table__mix(index_table__mix(in->pid ^ generation << 32) ^ in->regs[16] * 31 ^ in->regs[7]);
-	struct cache_entry *e = &u->cache[key & (CACHE_SLOTS - 1)];
+	struct cache_entry **slot = &u->cache[key & (CACHE_SLOTS - 1)], *e = *slot;
 
 	if (max == 0)
 		return 0;
@@ -748,27 +750,23 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 		UINT64_MAX;
 	/* a walk that read past the copy may go further with more: not kept */
 	if (!u->read_failed) {
-		struct unwind_process *before = e->used ?
-			pid_table__get(&u->processes, e->pid, 0, NULL) : NULL;
+		struct unwind_process *before = *slot ?
+			pid_table__get(&u->processes, (*slot)->pid, 0, NULL) : NULL;
 		if (before && before->cached_walks)
 			before->cached_walks--;
-		cache_entry__clear(e);
+		cache_slot__clear(slot);
 		p->cached_walks++;
-		e->used = true;
-		e->pid = in->pid;
-		e->generation = generation;
-		e->pc = in->regs[16];
-		e->sp = in->regs[7];
-		e->reads = fk_malloc((u->read_count + 1) * sizeof(*e->reads));
-		if (u->read_count)
-			memcpy(e->reads, u->reads, u->read_count * sizeof(*e->reads));
-		e->read_count = u->read_count;
-		e->stop = stop;
-		e->stopped = stopped;
-		e->pcs = fk_malloc((u->pc_count + 1) * sizeof(*e->pcs));
+		_Static_assert(sizeof(struct cache_entry) % _Alignof(uint64_t) == 0 &&
+			       _Alignof(struct stack_read) <= _Alignof(uint64_t), "the block's parts aligned");
+		e = *slot = fk_malloc(sizeof(*e) + u->pc_count * sizeof(*e->pcs) +
+				      u->read_count * sizeof(*e->reads));
+		*e = (struct cache_entry){ in->pid, stopped, generation, in->regs[16], in->regs[7],
+					   NULL, u->read_count, (uint64_t *)(e + 1), u->pc_count, stop };
+		e->reads = (struct stack_read *)(e->pcs + u->pc_count);
 		if (u->pc_count)
 			memcpy(e->pcs, u->pcs, u->pc_count * sizeof(*e->pcs));
-		e->pc_count = u->pc_count;
+		if (u->read_count)
+			memcpy(e->reads, u->reads, u->read_count * sizeof(*e->reads));
 	}
 	u->input = NULL;
 	return u->pc_count;
