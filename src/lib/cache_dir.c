@@ -33,16 +33,13 @@ char *cache_dir__path(const char *name)
 	return path.data;
 }
 
-/* The directory part of path made, if missing (its parents must exist). */
-static void make_parent(const char *path)
+/* The directory part of path (malloc'd), or NULL if it has none. */
+static char *parent_of(const char *path)
 {
-	char *dir = strdup(path);
-	char *slash = dir ? strrchr(dir, '/') : NULL;
-	if (slash && slash != dir) {
-		*slash = 0;
-		mkdir(dir, 0700);
-	}
-	free(dir);
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path)
+		return NULL;
+	return fk_memdup(path, (size_t)(slash - path));
 }
 
 #define DAY_SECONDS (24 * 60 * 60)
@@ -75,12 +72,10 @@ static bool prune_due(DIR *dir, time_t now)
 	return true;
 }
 
-/* Keeps the directory of the file at path under CACHE_DIR_MAX_BYTES (see
- * cache_dir.h). */
-static void prune(const char *path)
+/* Keeps the directory dir_path under CACHE_DIR_MAX_BYTES (see cache_dir.h). */
+static void prune(const char *dir_path)
 {
-	char *dir_path = strdup(path), *slash = dir_path ? strrchr(dir_path, '/') : NULL;
-	DIR *dir = slash ? (*slash = 0, opendir(dir_path)) : NULL;
+	DIR *dir = opendir(dir_path);
 	struct cache_file *files = NULL;
 	size_t count = 0, cap = 0;
 	uint64_t total = 0;
@@ -119,14 +114,15 @@ static void prune(const char *path)
 	free(files);
 	if (dir)
 		closedir(dir);
-	free(dir_path);
 }
 
 int cache_dir__write_file(const char *path, const struct iovec *parts, size_t count)
 {
 	struct buf temp = BUF_INIT;
+	char *dir = parent_of(path);
 	buf__printf(&temp, "%s.%d.tmp", path, (int)getpid());
-	make_parent(path);
+	if (dir)
+		mkdir(dir, 0700);
 	int fd = open(temp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), err = 0;
 	for (size_t i = 0; fd >= 0 && !err && i < count; i++)
 		for (size_t done = 0; !err && done < parts[i].iov_len;) {
@@ -147,11 +143,14 @@ int cache_dir__write_file(const char *path, const struct iovec *parts, size_t co
 		if (fd >= 0)
 			unlink(temp.data);
 		buf__free(&temp);
+		free(dir);
 		errno = err;
 		return -1;
 	}
 	buf__free(&temp);
-	prune(path);
+	if (dir)
+		prune(dir);
+	free(dir);
 	return 0;
 }
 

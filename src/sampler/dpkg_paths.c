@@ -19,9 +19,9 @@ static const char *without_usr(const char *path)
 	return strncmp(path, "/usr/", 5) == 0 ? path + 4 : NULL;
 }
 
-/* Answers the paths whose want[i] is set from the lists themselves. */
+/* Answers the paths not answered yet from the lists themselves. */
 static void read_lists(const char *lists, const char *const *paths, size_t count,
-		       const bool *want, const char **known)
+		       const bool *answered, const char **known)
 {
 	DIR *dir = opendir(lists);
 	struct dirent *entry;
@@ -32,8 +32,9 @@ static void read_lists(const char *lists, const char *const *paths, size_t count
 	/* lengths first: nearly every line of the lists is no path asked for */
 	size_t *lengths = fk_calloc(count ? 2 * count : 1, sizeof(*lengths));
 	for (size_t i = 0; i < count; i++) {
-		lengths[2 * i] = want[i] ? strlen(paths[i]) : SIZE_MAX;
-		lengths[2 * i + 1] = want[i] && without_usr(paths[i]) ? lengths[2 * i] - 4 : SIZE_MAX;
+		lengths[2 * i] = !answered[i] ? strlen(paths[i]) : SIZE_MAX;
+		lengths[2 * i + 1] = !answered[i] && without_usr(paths[i]) ? lengths[2 * i] - 4 :
+			SIZE_MAX;
 	}
 	while (dir && (entry = readdir(dir))) {
 		size_t len = strlen(entry->d_name);
@@ -129,14 +130,10 @@ void dpkg_paths__known(const char *lists, const char *cache, const char *const *
 		missing |= !answered[i];
 	if (!missing)
 		goto out;
-	bool *want = fk_calloc(count, sizeof(*want));
+	read_lists(lists, paths, count, answered, known);
 	for (size_t i = 0; i < count; i++)
-		want[i] = !answered[i];
-	read_lists(lists, paths, count, want, known);
-	for (size_t i = 0; i < count; i++)
-		if (want[i] && !strchr(paths[i], '\n'))
+		if (!answered[i] && !strchr(paths[i], '\n'))
 			buf__printf(&kept, "%s\t%s\n", answer_of(paths[i], known[i]), paths[i]);
-	free(want);
 	if (cache)
 		cache_dir__write_file(cache, (struct iovec[]){ { version.data, version.len },
 							       { kept.data, kept.len } }, 2);

@@ -271,10 +271,12 @@ static void hash_file(XXH3_state_t *state, const char *path, const struct stat *
 	XXH3_128bits_update(state, fields, sizeof(fields));
 }
 
-static void hash_candidate(XXH3_state_t *state, const char *path)
+/* Adds a place a debug file is looked for, and what is there, to a hash. */
+static bool hash_place(const char *path, void *state)
 {
 	struct stat st;
 	hash_file(state, path, stat(path, &st) == 0 ? &st : NULL);
+	return false;  /* all of them */
 }
 
 /*
@@ -298,35 +300,18 @@ static char *symbol_cache_path(const struct binary *b)
 	XXH3_128bits_reset(state);
 	XXH3_128bits_update(state, symbol_file__version, strlen(symbol_file__version));
 	hash_file(state, b->path, &st);
-	struct buf candidate = BUF_INIT;
 	const unsigned char *id;
 	ssize_t id_len = dwelf_elf_gnu_build_id(b->elf, (const void **)&id);
-	if (id_len > 1) {
-		buf__printf(&candidate, "/usr/lib/debug/.build-id/%02x/", id[0]);
-		for (ssize_t i = 1; i < id_len; i++)
-			buf__printf(&candidate, "%02x", id[i]);
-		buf__printf(&candidate, ".debug");
-		hash_candidate(state, candidate.data);
-	}
 	GElf_Word crc;
-	const char *link = dwelf_elf_gnu_debuglink(b->elf, &crc);
-	const char *slash = b->path ? strrchr(b->path, '/') : NULL;
-	if (link && slash) {
-		int dir_len = (int)(slash - b->path);
-		const char *forms[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
-		for (size_t i = 0; i < sizeof(forms) / sizeof(*forms); i++) {
-			candidate.len = 0;
-			buf__printf(&candidate, forms[i], dir_len, b->path, link);
-			hash_candidate(state, candidate.data);
-		}
-	}
+	debuginfo__each_place(b->path, id, id_len > 0 ? (size_t)id_len : 0,
+			      dwelf_elf_gnu_debuglink(b->elf, &crc), hash_place, state);
 	XXH128_hash_t key = XXH3_128bits_digest(state);
 	XXH3_freeState(state);
-	candidate.len = 0;
-	buf__printf(&candidate, "%s/%016" PRIx64 "%016" PRIx64, dir, (uint64_t)key.high64,
+	struct buf path = BUF_INIT;
+	buf__printf(&path, "%s/%016" PRIx64 "%016" PRIx64, dir, (uint64_t)key.high64,
 		    (uint64_t)key.low64);
 	free(dir);
-	return candidate.data;
+	return path.data;
 }
 
 /*

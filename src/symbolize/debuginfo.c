@@ -8,26 +8,42 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/buf.h"
 #include "../lib/error.h"
 #include "../lib/xalloc.h"
 
-/* Whether a file the debug link names is where the standard lookup looks
- * for it (libdwfl's default path: beside the binary, .debug/, /usr/lib/debug). */
-static bool debuglink_target_exists(const char *file_name, const char *link)
+bool debuginfo__each_place(const char *file_name, const unsigned char *build_id,
+			   size_t build_id_len, const char *link,
+			   bool (*each)(const char *path, void *arg), void *arg)
 {
-	const char *slash = file_name ? strrchr(file_name, '/') : NULL;
-	char path[4400];
+	struct buf path = BUF_INIT;
+	bool stopped = false;
 
-	if (!link || !*link || !slash)
-		return false;
-	int dir = (int)(slash - file_name);
-	const char *forms[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
-	for (size_t i = 0; i < sizeof(forms) / sizeof(*forms); i++) {
-		snprintf(path, sizeof path, forms[i], dir, file_name, link);
-		if (access(path, R_OK) == 0)
-			return true;
+	if (build_id_len > 1) {
+		buf__printf(&path, "/usr/lib/debug/.build-id/%02x/", build_id[0]);
+		for (size_t i = 1; i < build_id_len; i++)
+			buf__printf(&path, "%02x", build_id[i]);
+		buf__printf(&path, ".debug");
+		stopped = each(path.data, arg);
 	}
-	return false;
+	const char *slash = file_name ? strrchr(file_name, '/') : NULL;
+	if (link && *link && slash) {
+		int dir = (int)(slash - file_name);
+		const char *forms[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
+		for (size_t i = 0; !stopped && i < sizeof(forms) / sizeof(*forms); i++) {
+			path.len = 0;
+			buf__printf(&path, forms[i], dir, file_name, link);
+			stopped = each(path.data, arg);
+		}
+	}
+	buf__free(&path);
+	return stopped;
+}
+
+static bool readable(const char *path, void *unused)
+{
+	(void)unused;
+	return access(path, R_OK) == 0;
 }
 
 int debuginfo__find_local(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -44,7 +60,8 @@ int debuginfo__find_local(Dwfl_Module *mod, void **userdata, const char *modname
 						    debuginfo_file_name);
 	int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
 					      debuglink_file, debuglink_crc, debuginfo_file_name);
-	if (fd >= 0 || !debuglink_target_exists(file_name, debuglink_file))
+	/* (the file the debug link names, where the standard lookup looks) */
+	if (fd >= 0 || !debuginfo__each_place(file_name, NULL, 0, debuglink_file, readable, NULL))
 		return fd;
 	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					    debuglink_crc, debuginfo_file_name);

@@ -15,6 +15,19 @@
 #define FLAMEKIT_SYMBOLIZE_DEBUGINFO_H
 
 #include <elfutils/libdwfl.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Each place those lookups look for the debug file of the binary file_name
+ * (the name it was mapped by): by its build id (build_id_len 0: none) under
+ * /usr/lib/debug/.build-id/, and by its .gnu_debuglink name (link NULL:
+ * none) beside it, in .debug/ there and under /usr/lib/debug/DIR/. each()
+ * is called with each path until it returns true; returns whether it did.
+ */
+bool debuginfo__each_place(const char *file_name, const unsigned char *build_id,
+			   size_t build_id_len, const char *link,
+			   bool (*each)(const char *path, void *arg), void *arg);
 
 int debuginfo__find_local(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,

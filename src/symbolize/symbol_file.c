@@ -11,8 +11,7 @@
 #include "../lib/upper_bound.h"
 #include "../lib/xalloc.h"
 
-static const char symbol_file_magic[16] = "flamekit-sym-v1";
-const char symbol_file__version[] = "flamekit-sym-v1";
+const char symbol_file__version[16] = "flamekit-sym-v1";
 
 struct header {
 	char magic[16];
@@ -31,7 +30,7 @@ static int symbol_file__place(struct symbol_file *f)
 	if (f->size < sizeof(h))
 		return -1;
 	memcpy(&h, f->bytes, sizeof(h));
-	if (memcmp(h.magic, symbol_file_magic, sizeof(h.magic)) != 0 ||
+	if (memcmp(h.magic, symbol_file__version, sizeof(h.magic)) != 0 ||
 	    h.count > (f->size - sizeof(h)) / sizeof(struct packed_symbol) ||
 	    h.names_size != f->size - sizeof(h) - h.count * sizeof(struct packed_symbol))
 		return -1;
@@ -52,7 +51,7 @@ void symbol_file__pack(const struct symbol_table *t, struct symbol_file *out)
 	out->size = sizeof(struct header) + t->count * sizeof(struct packed_symbol) + names_size;
 	out->bytes = fk_malloc(out->size);
 	struct header h = { { 0 }, t->count, names_size };
-	memcpy(h.magic, symbol_file_magic, sizeof(h.magic));
+	memcpy(h.magic, symbol_file__version, sizeof(h.magic));
 	memcpy(out->bytes, &h, sizeof(h));
 	struct packed_symbol *packed = (struct packed_symbol *)((char *)out->bytes + sizeof(h));
 	char *names = (char *)(packed + t->count), *name = names;

@@ -48,8 +48,8 @@ struct symbol_file {
 	struct made_names made;
 };
 
-/* The form's version, for a cache key (symbol_file.c's magic). */
-extern const char symbol_file__version[];
+/* The form's version: the file's magic, and part of a cache key. */
+extern const char symbol_file__version[16];
 
 /* Packs t (sorted: symbol_table__sort()) into out, in our memory. */
 void symbol_file__pack(const struct symbol_table *t, struct symbol_file *out);
