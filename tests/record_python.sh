@@ -7,7 +7,8 @@
 # C; its thread fk-worker spins in worker(). Judged by what the script is:
 #
 #   - at least 95% of fk-python's samples carry <module>;main from the script;
-#   - quarter()'s share of quarter() + three_quarters() is 25% +- 4;
+#   - quarter()'s share of quarter() + three_quarters() is within 4 points of
+#     the share of CPU time the script measured in them (some 25%);
 #   - at least 95% of quarter()'s samples have all 41 recurse() frames, none more;
 #   - at least 95% of slow_key()'s samples sit under three_quarters() with
 #     native frames (sorted()'s) between and no Python frame there;
@@ -17,8 +18,15 @@ python_dir=$SCRATCH/record-python
 python_script=$TOP/tests/workload/fk-python.py
 
 # Python frames are "function (file)"; the script's are "function (fk-python.py)".
-python_judge() { # folded
-	awk '
+# STDERR holds what the script printed: its "split QUARTER_S THREE_QUARTERS_S".
+python_judge() { # folded stderr
+	local split
+	split=$(awk '$1 == "split" && $2 + $3 > 0 { printf "%.1f", 100 * $2 / ($2 + $3) }' "$2")
+	if [[ -z $split ]]; then
+		echo "the script printed no split of its CPU time: $(tail -n 2 "$2" | tr '\n' ' ')"
+		return
+	fi
+	awk -v measured="$split" '
 	function py(f) { return f ~ / \(fk-python\.py(:[0-9]+)?\)$/ }
 	{
 		n = $NF; line = $0; sub(/ [0-9]+$/, "", line); k = split(line, f, ";")
@@ -52,7 +60,7 @@ python_judge() { # folded
 		if (!main) { print "no samples of fk-python"; exit }
 		if (module < 0.95 * main) p = p sprintf("%d of %d fk-python samples carry <module>;main (want 95%%); ", module, main)
 		share = quarter + three ? 100 * quarter / (quarter + three) : 0
-		if (share < 21 || share > 29) p = p sprintf("quarter() has %.1f%% of quarter()+three_quarters() (want 25 +- 4); ", share)
+		if (share < measured - 4 || share > measured + 4) p = p sprintf("quarter() has %.1f%% of quarter()+three_quarters(), %d and %d samples (want %.1f +- 4, the CPU time the script measured in them); ", share, quarter, three, measured)
 		if (!quarter || whole < 0.95 * quarter || deeper) p = p sprintf("%d of %d quarter() samples have all 41 recurse() frames, %d more (want 95%%, 0); ", whole, quarter, deeper)
 		if (!keyed || between < 0.95 * keyed) p = p sprintf("%d of %d slow_key() samples sit under three_quarters() with native frames between (want 95%%); ", between, keyed)
 		if (!worker || own < 0.9 * worker || foreign) p = p sprintf("fk-worker: %d of %d samples in worker();worker_spin(), %d naming the main thread'"'"'s functions; ", own, worker, foreign)
@@ -75,6 +83,11 @@ python_start() { # seconds [args...]
 	"$python" "$python_script" "$@" 2> "$python_dir/workload.err" &
 	python_pid=$!
 	sleep 0.3  # past its imports: the main thread spins
+}
+
+# Ends the workload python_start started (SIGTERM: it prints its split).
+python_stop() {
+	kill "$python_pid" 2> /dev/null; wait "$python_pid" 2> /dev/null
 }
 
 record_python_tests() {
@@ -115,7 +128,7 @@ record_python_tests() {
 
 	if wanted record/python-command; then
 		if python_record command -F 997 -f -- "$python" "$python_script" 3; then
-			python_verdict record/python-command "$(python_judge "$python_dir/command.folded")"
+			python_verdict record/python-command "$(python_judge "$python_dir/command.folded" "$python_dir/command.err")"
 		else
 			fail record/python-command "flamekit record exited $?: $(tail -n 2 "$python_dir/command.err" | tr '\n' ' ')"
 		fi
@@ -130,7 +143,7 @@ record_python_tests() {
 		id=record/python-other-$version
 		wanted "$id" || continue
 		if python_record "other-$version" -F 997 -f -- "$other" "$python_script" 3; then
-			python_verdict "$id" "$(python_judge "$python_dir/other-$version.folded")"
+			python_verdict "$id" "$(python_judge "$python_dir/other-$version.folded" "$python_dir/other-$version.err")"
 		else
 			fail "$id" "flamekit record exited $?: $(tail -n 2 "$python_dir/other-$version.err" | tr '\n' ' ')"
 		fi
@@ -140,20 +153,22 @@ record_python_tests() {
 	if wanted record/python-pid; then
 		python_start 6
 		if python_record pid -F 997 -f -p "$python_pid" 3; then
-			python_verdict record/python-pid "$(python_judge "$python_dir/pid.folded")"
+			python_stop
+			python_verdict record/python-pid "$(python_judge "$python_dir/pid.folded" "$python_dir/workload.err")"
 		else
 			fail record/python-pid "flamekit record exited $?: $(tail -n 2 "$python_dir/pid.err" | tr '\n' ' ')"
+			python_stop
 		fi
-		kill "$python_pid" 2> /dev/null; wait "$python_pid" 2> /dev/null
 	fi
 	if wanted record/python-host; then
 		python_start 6
 		if python_record host -F 997 -f 3; then
-			python_verdict record/python-host "$(python_judge "$python_dir/host.folded")"
+			python_stop
+			python_verdict record/python-host "$(python_judge "$python_dir/host.folded" "$python_dir/workload.err")"
 		else
 			fail record/python-host "flamekit record exited $?: $(tail -n 2 "$python_dir/host.err" | tr '\n' ' ')"
+			python_stop
 		fi
-		kill "$python_pid" 2> /dev/null; wait "$python_pid" 2> /dev/null
 	fi
 
 	# in a mount namespace of its own, where the interpreter's path is a
@@ -163,7 +178,7 @@ record_python_tests() {
 		if python_record namespace -F 997 -f -- unshare -m --propagation private sh -c \
 			'mount --bind "$1" "$2" && exec "$2" "$3" 3' sh "$python" \
 			"$python_dir/python-elsewhere" "$python_script"; then
-			python_verdict record/python-namespace "$(python_judge "$python_dir/namespace.folded")"
+			python_verdict record/python-namespace "$(python_judge "$python_dir/namespace.folded" "$python_dir/namespace.err")"
 		else
 			fail record/python-namespace "flamekit record exited $?: $(tail -n 2 "$python_dir/namespace.err" | tr '\n' ' ')"
 		fi
@@ -202,7 +217,7 @@ record_python_tests() {
 				for (w in wrong) printf "frame %s named in fk-loop; ", w }' "$python_dir/loop.folded")
 			grep -q 'have interpreter frames cut short: their frame chain looped' "$python_dir/loop.err" ||
 				problems+="the report does not say the chain looped: $(grep '% of samples' "$python_dir/loop.err" | tr '\n' ' ')"
-			[[ -n $problems ]] || problems=$(python_judge "$python_dir/loop.folded" | grep -o 'quarter() has[^;]*;')
+			[[ -n $problems ]] || problems=$(python_judge "$python_dir/loop.folded" "$python_dir/loop.err" | grep -o 'quarter() has[^;]*;')
 			python_verdict record/python-loop "$problems"
 		else
 			fail record/python-loop "flamekit record exited $?: $(tail -n 2 "$python_dir/loop.err" | tr '\n' ' ')"

@@ -9,7 +9,10 @@ before it spins, and three_quarters(), which sorts with a key= callback
 (slow_key, called from C by sorted()); its thread is named fk-python. A
 second thread, named fk-worker,
 spins in worker() and worker_spin() meanwhile. Each prints its CPU time
-on stderr at the end: "main CPU_S" and "worker CPU_S".
+on stderr at the end: "main CPU_S" and "worker CPU_S"; main() also
+prints the CPU time it measured in each half, "split QUARTER_S
+THREE_QUARTERS_S", the answer a profile of it should give. SIGTERM ends
+main() early, with the same lines.
 
 With "work", main() makes ITERATIONS rounds of quarter() and
 three_quarters() instead (a fixed amount of work, for bench/interp.sh),
@@ -21,6 +24,7 @@ chain would look) and spins there until the process ends with os._exit.
 """
 import ctypes
 import os
+import signal
 import sys
 import threading
 import time
@@ -54,13 +58,30 @@ def three_quarters():
     return sorted(range(3), key=slow_key)
 
 
+class Stopped(Exception):
+    """Raised in the main thread by SIGTERM."""
+
+
+def stop_main(signum, frame):
+    raise Stopped()
+
+
 def main(seconds):
     name_this_thread("fk-python")
     start = time.thread_time()
-    while time.thread_time() - start < seconds:
-        quarter()
-        three_quarters()
+    in_quarter = in_three_quarters = 0.0
+    try:
+        while time.thread_time() - start < seconds:
+            began = time.thread_time()
+            quarter()
+            middle = time.thread_time()
+            three_quarters()
+            in_quarter += middle - began
+            in_three_quarters += time.thread_time() - middle
+    except Stopped:
+        pass
     print("main %.3f" % (time.thread_time() - start), file=sys.stderr)
+    print("split %.4f %.4f" % (in_quarter, in_three_quarters), file=sys.stderr)
 
 
 def worker_spin(stop):
@@ -110,6 +131,7 @@ if __name__ == "__main__":
         work(int(sys.argv[1]))
         sys.exit(0)
     seconds = float(sys.argv[1])
+    signal.signal(signal.SIGTERM, stop_main)
     if len(sys.argv) > 2 and sys.argv[2] == "loop":
         threading.Thread(target=looping_worker, daemon=True).start()
         main(seconds)
