@@ -103,7 +103,10 @@ int record_once__run(struct record_options *o)
 	profile = sampled_profile__build_with_interp(&naming, r->sampler, r->counts, r->processes,
 						     r->interp, missing);
 	interp_session__report(r->interp, record__add_interp_line, missing);
-	recording__free_sampler(recording);  /* the kernel's memory back before writing */
+	/* the kernel's memory, and the names the profile has copied, given
+	 * back before writing */
+	recording__free_sampler(recording);
+	process_symbols__forget_names(r->processes);
 	if (o->sampler.slice_ns)
 		profile__set_time(profile, &(struct profile_time){ o->sampler.slice_ns,
 								   o->sampler.start_ns });

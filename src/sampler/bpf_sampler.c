@@ -976,7 +976,7 @@ struct key_reader {
 	struct bpf_sampler *s;
 	enum bpf_sampler_read what;
 	struct record_stack *user, *kernel, *waker_user, *waker_kernel, *interp;
-	struct stack_hashes met;    /* BPF_SAMPLER_READ_KERNEL_ONCE: stacks handed over */
+	struct stack_hashes met;    /* BPF_SAMPLER_READ_ADDRESSES_ONCE: stacks handed over */
 	struct index_table met_index;
 	int (*on_key)(const struct sampled_key *key, void *arg);
 	void *arg;
@@ -1004,9 +1004,17 @@ static int hand_over(struct key_reader *r, const struct record_key *key, __u64 c
 		lookup_stack(r->s, key->interp_stack, r->interp, RECORD_MAX_STACK_DEPTH,
 			     &sampled.interp);
 		read_waker(r->s, key, r->waker_user, r->waker_kernel, &sampled.waker);
-	} else if (!stack_met(&r->met, &r->met_index, key->waker_kernel_stack)) {
-		lookup_stack(r->s, key->waker_kernel_stack, r->waker_kernel,
-			     RECORD_MAX_STACK_DEPTH, &sampled.waker.kernel);
+	} else {
+		/* (a user stack met in another process is named as it comes) */
+		if (!stack_met(&r->met, &r->met_index, key->user_stack))
+			lookup_stack(r->s, key->user_stack, r->user, USER_FRAMES, &sampled.user);
+		sampled.waker.pid = key->waker_pid;
+		if (!stack_met(&r->met, &r->met_index, key->waker_user_stack))
+			lookup_stack(r->s, key->waker_user_stack, r->waker_user, USER_FRAMES,
+				     &sampled.waker.user);
+		if (!stack_met(&r->met, &r->met_index, key->waker_kernel_stack))
+			lookup_stack(r->s, key->waker_kernel_stack, r->waker_kernel,
+				     RECORD_MAX_STACK_DEPTH, &sampled.waker.kernel);
 	}
 	if (all || !stack_met(&r->met, &r->met_index, key->kernel_stack))
 		lookup_stack(r->s, key->kernel_stack, r->kernel, RECORD_MAX_STACK_DEPTH,
@@ -1342,12 +1350,18 @@ int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
 	return 0;
 }
 
+void bpf_sampler__unmap_rings(struct bpf_sampler *s)
+{
+	ring_buffer__free(s->ring);
+	s->ring = NULL;
+}
+
 void bpf_sampler__free(struct bpf_sampler *s)
 {
 	if (!s)
 		return;
 	bpf_sampler__detach(s);
-	ring_buffer__free(s->ring);
+	bpf_sampler__unmap_rings(s);
 	pid_table__release(&s->known_ends, NULL);
 	free(s->depths);
 	index_table__release(&s->depth_index);

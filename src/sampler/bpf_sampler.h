@@ -224,10 +224,16 @@ void bpf_sampler__kernel_stack(struct bpf_sampler *s, uint64_t hash, uint64_t *i
  * an interpreter runtime fills), -1 when there is none. */
 int bpf_sampler__map_fd(struct bpf_sampler *s, const char *name);
 void bpf_sampler__detach(struct bpf_sampler *s);
+/* Unmaps the rings, once detached and polled for the last time (the
+ * kernel maps each into our address space twice: some 2.7 MB of our
+ * resident set otherwise, to the end). A poll after maps them again. */
+void bpf_sampler__unmap_rings(struct bpf_sampler *s);
 enum bpf_sampler_read {
 	BPF_SAMPLER_READ_ALL,          /* every key with all its stacks */
-	BPF_SAMPLER_READ_KERNEL_ONCE,  /* kernel stacks only, each the first time
-					* it is met (else depth 0): their addresses */
+	BPF_SAMPLER_READ_ADDRESSES_ONCE,  /* each stack (the key's and its waker's,
+					   * kernel and user; no interpreter frames)
+					   * the first time it is met, else depth 0:
+					   * the addresses to name */
 };
 /* Calls on_key once per counted key; stops and returns its value if not 0. */
 int bpf_sampler__read(struct bpf_sampler *s, enum bpf_sampler_read what,

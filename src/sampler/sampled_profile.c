@@ -71,15 +71,25 @@ static bool outside_window(const struct sampled_profile_options *o, uint32_t sli
 	return o->window && (slice < o->first_slice || slice > o->last_slice);
 }
 
-static int want_kernel_addresses(const struct sampled_key *key, void *arg)
+/* The first pass over the keys (each stack once: bpf_sampler's
+ * BPF_SAMPLER_READ_ADDRESSES_ONCE): the addresses to name, named together
+ * before the profile is built (kernel_symbols__resolve(),
+ * process_symbols__name_wanted()). */
+static int want_addresses(const struct sampled_key *key, void *arg)
 {
 	struct build_state *b = arg;
-	if (outside_window(b->options, key->slice))
+	const struct sampled_profile_options *o = b->options;
+	if (outside_window(o, key->slice))
 		return 0;
-	for (uint32_t i = 0; i < key->kernel.depth; i++)
+	for (uint32_t i = 0; o->kernel_stacks && i < key->kernel.depth; i++)
 		kernel_symbols__want(b->kernel, key->kernel.ips[i]);
-	for (uint32_t i = 0; i < key->waker.kernel.depth; i++)
+	for (uint32_t i = 0; o->kernel_stacks && i < key->waker.kernel.depth; i++)
 		kernel_symbols__want(b->kernel, key->waker.kernel.ips[i]);
+	for (uint32_t i = 0; o->user_stacks && i < key->user.depth; i++)
+		process_symbols__want(b->processes, key->pid, key->user.ips[i], UINT64_MAX);
+	for (uint32_t i = 0; o->user_stacks && i < key->waker.user.depth; i++)
+		process_symbols__want(b->processes, key->waker.pid, key->waker.user.ips[i],
+				      UINT64_MAX);
 	return 0;
 }
 
@@ -326,7 +336,7 @@ static int add_key(const struct sampled_key *key, void *arg)
 
 /* The samples counted in user space, with their kernel stacks from the
  * sampler's map, their user frames named as mapped at the time of their
- * first sample; want: only collect the kernel addresses to resolve. */
+ * first sample; want: only want their addresses (want_addresses()). */
 static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 			    const struct user_counts *uc, bool want)
 {
@@ -346,7 +356,9 @@ static void add_user_counts(struct build_state *b, struct bpf_sampler *s,
 		bpf_sampler__kernel_stack(s, c->kernel_stack, ips, &key.kernel);
 		bpf_sampler__kernel_stack(s, c->interp_stack, interp_ips, &key.interp);
 		if (want) {
-			want_kernel_addresses(&key, b);
+			want_addresses(&key, b);
+			for (size_t f = 0; b->options->user_stacks && f < c->depth; f++)
+				process_symbols__want(b->processes, c->pid, c->pcs[f], c->time);
 			continue;
 		}
 		names = fk_grow(names, &names_cap, c->depth + 1, sizeof(*names));
@@ -386,10 +398,12 @@ struct profile *sampled_profile__build_with_interp(const struct sampled_profile_
 		.interp = interp,
 	};
 
+	bpf_sampler__read(sampler, BPF_SAMPLER_READ_ADDRESSES_ONCE, want_addresses, &b);
+	if (counts)
+		add_user_counts(&b, sampler, counts, true);
+	if (options->user_stacks)
+		process_symbols__name_wanted(processes);
 	if (options->kernel_stacks) {
-		bpf_sampler__read(sampler, BPF_SAMPLER_READ_KERNEL_ONCE, want_kernel_addresses, &b);
-		if (counts)
-			add_user_counts(&b, sampler, counts, true);
 		char *cache = cache_dir__path("kallsyms");  /* see sampled_profile.h */
 		struct kernel_symbol_sources sources = { "/proc/kallsyms", "/proc/modules", cache,
 							 bpf_functions__read };

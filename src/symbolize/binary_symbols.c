@@ -16,6 +16,8 @@
 
 #include "../lib/buf.h"
 #include "../lib/cache_dir.h"
+#include "../lib/index_table.h"
+#include "../lib/upper_bound.h"
 #include "../lib/xalloc.h"
 #include "debuginfo.h"
 #include "symbol_file.h"
@@ -40,13 +42,31 @@ struct binary {
 	bool named_since_release;  /* binary__name() read pages since binary__release_pages() */
 	unsigned idle_forgets;   /* binary__forget_names() calls since it last named */
 	struct debuginfod_fetcher *fetch;  /* while the symbols load: where else to look */
+	/* binary__want()'s addresses, each once (wanted_index finds them), and
+	 * once binary__name_wanted() ran, sorted, with their names */
+	uint64_t *wanted;
+	size_t wanted_count, wanted_cap;
+	struct index_table wanted_index;
+	const char **wanted_names;
 };
+
+/* Drops the wanted addresses and their names. */
+static void binary__unwant(struct binary *b)
+{
+	free(b->wanted);
+	free(b->wanted_names);
+	index_table__release(&b->wanted_index);
+	b->wanted = NULL;
+	b->wanted_names = NULL;
+	b->wanted_count = b->wanted_cap = 0;
+}
 
 void binary__free(struct binary *b)
 {
 	if (!b)
 		return;
 	symbol_file__release(&b->symbols);
+	binary__unwant(b);
 	free(b->segments);
 	free(b->path);
 	free(b->unknown_name);
@@ -122,6 +142,7 @@ static void binary__unload_symbols(struct binary *b)
 
 void binary__forget_names(struct binary *b)
 {
+	binary__unwant(b);
 	symbol_file__forget_names(&b->symbols);
 	if (b->symbols_loaded && ++b->idle_forgets > BINARY_IDLE_FORGETS)
 		binary__unload_symbols(b);
@@ -440,8 +461,37 @@ void binary__image(const struct binary *b, uint64_t *low, uint64_t *high)
 	*high = b->image_high;
 }
 
-const char *binary__name(struct binary *b, uint64_t vaddr, struct debuginfod_fetcher *fetch,
-			 enum symbol_miss *miss)
+/* Why a name binary__name() gave is what it is. */
+static enum symbol_miss miss_of(const struct binary *b, const char *name)
+{
+	return name != b->unknown_name ? SYMBOL_FOUND : b->elf ? SYMBOL_NO_SYMBOL :
+		SYMBOL_UNREADABLE;
+}
+
+static uint64_t wanted_hash_of(const void *items, size_t index)
+{
+	return index_table__mix(((const uint64_t *)items)[index]);
+}
+
+void binary__want(struct binary *b, uint64_t vaddr)
+{
+	if (b->wanted_names)
+		return;  /* (named: what comes after is looked up as it comes) */
+	if (!b->wanted_index.slots)
+		index_table__init(&b->wanted_index, 64);
+	size_t slot = index_table__first(&b->wanted_index, index_table__mix(vaddr));
+	for (uint32_t at; (at = b->wanted_index.slots[slot]) != 0;
+	     slot = index_table__next(&b->wanted_index, slot))
+		if (b->wanted[at - 1] == vaddr)
+			return;
+	b->wanted = fk_grow(b->wanted, &b->wanted_cap, b->wanted_count + 1, sizeof(*b->wanted));
+	b->wanted[b->wanted_count] = vaddr;
+	index_table__insert(&b->wanted_index, slot, b->wanted_count++, wanted_hash_of, b->wanted);
+}
+
+/* The name of vaddr from the symbols, read or mapped now if they were not. */
+static const char *name_from_symbols(struct binary *b, uint64_t vaddr,
+				     struct debuginfod_fetcher *fetch)
 {
 	const struct packed_symbol *s = NULL;
 	if (b->elf) {
@@ -452,7 +502,50 @@ const char *binary__name(struct binary *b, uint64_t vaddr, struct debuginfod_fet
 		b->fetch = NULL;
 		s = symbol_file__find(&b->symbols, vaddr);
 	}
-	if (miss)
-		*miss = s ? SYMBOL_FOUND : b->elf ? SYMBOL_NO_SYMBOL : SYMBOL_UNREADABLE;
 	return s ? symbol_file__name(&b->symbols, s) : binary__unknown_name(b);
+}
+
+static int compare_addresses(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Names given back per binary__release_pages() while the wanted are named
+ * in address order: the pages behind are not read again (the symbols' and
+ * the names' pages go up with the addresses). */
+#define WANTED_RELEASE_EVERY 256
+
+void binary__name_wanted(struct binary *b, struct debuginfod_fetcher *fetch)
+{
+	if (b->wanted_names || b->wanted_count == 0)
+		return;
+	index_table__release(&b->wanted_index);
+	qsort(b->wanted, b->wanted_count, sizeof(*b->wanted), compare_addresses);
+	b->wanted = fk_realloc(b->wanted, b->wanted_count * sizeof(*b->wanted));
+	b->wanted_cap = b->wanted_count;
+	b->wanted_names = fk_malloc(b->wanted_count * sizeof(*b->wanted_names));
+	for (size_t i = 0; i < b->wanted_count; i++) {
+		b->wanted_names[i] = name_from_symbols(b, b->wanted[i], fetch);
+		if ((i + 1) % WANTED_RELEASE_EVERY == 0)
+			binary__release_pages(b, true);
+	}
+	binary__release_pages(b, true);
+}
+
+const char *binary__name(struct binary *b, uint64_t vaddr, struct debuginfod_fetcher *fetch,
+			 enum symbol_miss *miss)
+{
+	const char *name = NULL;
+	if (b->wanted_names) {
+		size_t at = upper_bound(b->wanted, b->wanted_count, sizeof(*b->wanted),
+					sizeof(*b->wanted), vaddr);
+		if (at && b->wanted[at - 1] == vaddr)
+			name = b->wanted_names[at - 1];
+	}
+	if (!name)
+		name = name_from_symbols(b, vaddr, fetch);
+	if (miss)
+		*miss = miss_of(b, name);
+	return name;
 }

@@ -78,5 +78,15 @@ void binary__forget_names(struct binary *b);
  */
 const char *binary__name(struct binary *b, uint64_t vaddr, struct debuginfod_fetcher *fetch,
 			 enum symbol_miss *miss);
+/*
+ * Names many addresses at once: each binary__want()ed, then all named by
+ * binary__name_wanted() in address order, which reads each page of the
+ * symbols and names once and gives them back as it goes (looked up one by
+ * one, as stacks come, the same pages are read again and again, and held
+ * between releases). binary__name() gives their names from then on, until
+ * binary__forget_names(); wants after binary__name_wanted() are ignored.
+ */
+void binary__want(struct binary *b, uint64_t vaddr);
+void binary__name_wanted(struct binary *b, struct debuginfod_fetcher *fetch);
 
 #endif

@@ -789,12 +789,18 @@ static struct cached_name *name_slot(struct process_symbols *ps, const struct bi
 	return &ps->names[index_table__mix((uintptr_t)binary ^ vaddr) & (ps->name_slots - 1)];
 }
 
+/* addr's address in the binary m maps. */
+static uint64_t mapping__vaddr(const struct mapping *m, uint64_t addr)
+{
+	return binary__vaddr(m->binary, addr - m->start + m->offset);
+}
+
 static void lookup_in(struct process_symbols *ps, struct process *p, const struct mapping *m,
 		      uint64_t addr, struct symbol_lookup *out)
 {
 	*out = (struct symbol_lookup){ NULL, SYMBOL_FOUND, NULL, false };
 	if (m && m->binary) {
-		uint64_t vaddr = binary__vaddr(m->binary, addr - m->start + m->offset);
+		uint64_t vaddr = mapping__vaddr(m, addr);
 		struct cached_name *c = name_slot(ps, m->binary, vaddr);
 		if (c->binary != m->binary || c->vaddr != vaddr) {
 			ps->name_misses++;
@@ -831,6 +837,23 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 	out->jit = true;
 	out->name = ps->jit_suffix ? symbol_table__annotated(&p->perf_map, s, "_[j]") :
 		symbol_table__name(&p->perf_map, s);
+}
+
+void process_symbols__want(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+			   uint64_t time)
+{
+	const struct mapping *m = mapping_at(process_for(ps, pid), addr, time);
+	if (m && m->binary)
+		binary__want(m->binary, mapping__vaddr(m, addr));
+}
+
+void process_symbols__name_wanted(struct process_symbols *ps)
+{
+	for (size_t i = 0; i < ps->binary_count; i++)
+		if (ps->binaries[i].binary)
+			binary__name_wanted(ps->binaries[i].binary, ps->fetch);
+	if (ps->vdso)
+		binary__name_wanted(ps->vdso, ps->fetch);
 }
 
 void process_symbols__lookup(struct process_symbols *ps, uint32_t pid, uint64_t addr,

@@ -140,6 +140,12 @@ struct symbol_lookup {
 	bool jit;            /* named by the process's perf map: JIT code */
 };
 
+/* Many addresses to look up (a profile's): each wanted first, then the
+ * binaries' all named at once, binary by binary in address order
+ * (binary__want(), binary__name_wanted()): lookups find them named. */
+void process_symbols__want(struct process_symbols *ps, uint32_t pid, uint64_t addr,
+			   uint64_t time);
+void process_symbols__name_wanted(struct process_symbols *ps);
 /* Looks addr up at time (UINT64_MAX: as the process is now, or was last). */
 void process_symbols__lookup(struct process_symbols *ps, uint32_t pid, uint64_t addr,
 			     uint64_t time, struct symbol_lookup *out);
