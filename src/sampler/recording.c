@@ -338,7 +338,7 @@ static int take_signal(const sigset_t *stop_signals, long wait_ns, struct record
  * headers, and .eh_frame where stacks are unwound in user space, each read
  * faulting in the 64 KB around it. Kept, they were 3 to 4 MB of a build's
  * recording (40 binaries, 100 to 800 KB each). */
-#define RECORDING_RELEASE_SECONDS 1.0
+#define RECORDING_RELEASE_SECONDS 0.25
 
 int recording__run(struct recording *r, const struct recording_limits *limits,
 		   struct recording_end *end)
@@ -393,6 +393,8 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 		now = seconds_since(&start);
 		if (now >= next_release) {
 			process_symbols__release_pages(r->results.processes);
+			if (r->unwinder)
+				user_unwinder__release_pages(r->unwinder);
 			next_release = now + RECORDING_RELEASE_SECONDS;
 		}
 		if (tty && now >= next_progress) {
@@ -458,6 +460,8 @@ int recording__forget_slices(struct recording *r, uint32_t slice)
 	 * minute instead saved a tenth of the CPU and let RSS climb by 13 MB
 	 * over ten minutes of builds.) */
 	process_symbols__release_pages(r->results.processes);
+	if (r->unwinder)
+		user_unwinder__release_pages(r->unwinder);
 	process_symbols__forget_names(r->results.processes);
 	process_symbols__forget_shadowed(r->results.processes, window_end);
 	uint64_t *closed;
@@ -491,6 +495,8 @@ int recording__finish(struct recording *r)
 	bpf_sampler__unmap_rings(r->results.sampler);
 	task_events__free(r->events);
 	r->events = NULL;
+	if (r->unwinder)
+		user_unwinder__forget_all(r->unwinder);
 	return 0;
 }
 

@@ -383,8 +383,12 @@ struct binary *binary__open(const char *path, const char *named, uint64_t dev, u
 	if (b->fd >= 0)
 		b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
 	b->path = fk_strdup(named);
-	if (b->elf)
+	if (b->elf) {
 		binary__read_elf(b);
+		/* the header pages read, and the 64 KB around each that the
+		 * kernel maps with them: a build opens hundreds of binaries */
+		release_elf_pages(b->elf);
+	}
 	return b;
 }
 

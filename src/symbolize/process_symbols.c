@@ -72,30 +72,8 @@ struct known_binary {
 				    * no process mapping it, in a row */
 };
 
-/*
- * Names of binaries' addresses as binary__name() gave them (a search of
- * the binary's symbols), by binary and address: a binary's frames recur
- * from stack to stack and from process to process (cc1's main in each
- * compiler of a build). Direct-mapped: a newer address takes an older
- * one's slot. Binaries live as long as the process_symbols. Sized by use:
- * from NAME_CACHE_FIRST slots, doubled (and emptied) each time it has
- * missed as many times as it has slots, up to NAME_CACHE_MOST (a short
- * recording names a few hundred addresses, a build tens of thousands).
- */
-#define NAME_CACHE_FIRST 1024
-#define NAME_CACHE_MOST 16384
-
-struct cached_name {
-	const struct binary *binary;  /* NULL: an empty slot */
-	uint64_t vaddr;
-	const char *name;
-	enum symbol_miss miss;
-};
-
 struct process_symbols {
 	struct pid_table processes;  /* of struct process */
-	struct cached_name *names;   /* name_slots of them; NULL until needed */
-	size_t name_slots, name_misses;
 	size_t named_since_release;  /* binary__name() calls since the pages were given back */
 	uint64_t jvm_turns_seen;     /* when process_symbols__ask_jvms() last went through (ns) */
 	struct known_binary *binaries;
@@ -144,7 +122,6 @@ void process_symbols__free(struct process_symbols *ps)
 	free(ps->binaries);
 	index_table__release(&ps->binary_index);
 	binary__free(ps->vdso);
-	free(ps->names);
 	free(ps);
 }
 
@@ -709,9 +686,6 @@ void process_symbols__release_pages(struct process_symbols *ps)
 
 void process_symbols__forget_names(struct process_symbols *ps)
 {
-	free(ps->names);
-	ps->names = NULL;
-	ps->name_slots = ps->name_misses = 0;
 	for (size_t i = 0; i < ps->binary_count; i++)
 		if (ps->binaries[i].binary)
 			binary__forget_names(ps->binaries[i].binary);
@@ -775,20 +749,6 @@ size_t process_symbols__forget_binaries(struct process_symbols *ps, uint64_t **k
 	return gone;
 }
 
-/* The cache's slot for a binary's address (see NAME_CACHE_FIRST). */
-static struct cached_name *name_slot(struct process_symbols *ps, const struct binary *binary,
-				     uint64_t vaddr)
-{
-	if (!ps->names || (ps->name_misses > ps->name_slots && ps->name_slots < NAME_CACHE_MOST)) {
-		size_t slots = ps->names ? ps->name_slots * 2 : NAME_CACHE_FIRST;
-		free(ps->names);
-		ps->names = fk_calloc(slots, sizeof(*ps->names));
-		ps->name_slots = slots;
-		ps->name_misses = 0;
-	}
-	return &ps->names[index_table__mix((uintptr_t)binary ^ vaddr) & (ps->name_slots - 1)];
-}
-
 /* addr's address in the binary m maps. */
 static uint64_t mapping__vaddr(const struct mapping *m, uint64_t addr)
 {
@@ -800,19 +760,11 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 {
 	*out = (struct symbol_lookup){ NULL, SYMBOL_FOUND, NULL, false };
 	if (m && m->binary) {
-		uint64_t vaddr = mapping__vaddr(m, addr);
-		struct cached_name *c = name_slot(ps, m->binary, vaddr);
-		if (c->binary != m->binary || c->vaddr != vaddr) {
-			ps->name_misses++;
-			c->binary = m->binary;
-			c->vaddr = vaddr;
-			c->name = binary__name(m->binary, vaddr, ps->fetch, &c->miss);
-			if (++ps->named_since_release == RELEASE_PAGES_EVERY)
-				release_pages(ps, true);
-		}
+		/* (named already, mostly: process_symbols__name_wanted()) */
+		out->name = binary__name(m->binary, mapping__vaddr(m, addr), ps->fetch, &out->miss);
 		out->binary = binary__path(m->binary);
-		out->name = c->name;
-		out->miss = c->miss;
+		if (++ps->named_since_release == RELEASE_PAGES_EVERY)
+			release_pages(ps, true);
 		return;
 	}
 	/* JIT code is anonymous memory: named by the perf map, if any; a JVM

@@ -104,8 +104,8 @@ void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before)
  * read (binary__release_pages()): naming does it itself every few hundred
  * names; a long run calls it after each window. */
 void process_symbols__release_pages(struct process_symbols *ps);
-/* Frees the names lookups made (demangled, annotated) and the cache of
- * names: every name looked up so far is invalid after. A long run calls it
+/* Frees the names lookups made (demangled, annotated, and those named
+ * together): every name looked up so far is invalid after. A long run calls it
  * after each window, whose names the profile has copied: else the names of
  * every function ever sampled would pile up. The symbols of binaries that
  * named nothing over the last calls go too (binary__forget_names()): else

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "../lib/index_table.h"
 #include "../lib/pid_table.h"
@@ -487,6 +488,28 @@ void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count
 			cache_slot__clear(&u->cache[i]);
 			cached_walks--;
 		}
+}
+
+void user_unwinder__forget_all(struct user_unwinder *u)
+{
+	pid_table__release(&u->processes, unwind_process__free);
+	pid_table__init(&u->processes);
+	for (size_t i = 0; i < CACHE_SLOTS; i++)
+		cache_slot__clear(&u->cache[i]);
+	for (size_t i = 0; i < u->headless_count; i++)
+		if (u->headless[i].elf)
+			headless_image__release(&u->headless[i]);
+	u->headless_count = 0;
+}
+
+void user_unwinder__release_pages(struct user_unwinder *u)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	/* (the first page holds the header made headless: our own copy) */
+	for (size_t i = 0; i < u->headless_count; i++)
+		if (u->headless[i].elf && u->headless[i].size > page)
+			madvise((char *)u->headless[i].image + page, u->headless[i].size - page,
+				MADV_DONTNEED);
 }
 
 void user_unwinder__forget_modules(struct user_unwinder *u, const uint64_t *keys, size_t count)

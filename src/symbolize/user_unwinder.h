@@ -108,6 +108,13 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
 /* Lets go of what it knew of these processes, their Dwfls and cached
  * walks (they exited): pids is sorted in place. */
 void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count);
+/* Lets go of every process's unwinding state, the cache of walks and the
+ * headless images, once nothing more is to be unwound (the stops and stats
+ * stay). */
+void user_unwinder__forget_all(struct user_unwinder *u);
+/* Gives back the pages of the headless images' files that walks read, as
+ * process_symbols__release_pages() does the binaries'. */
+void user_unwinder__release_pages(struct user_unwinder *u);
 /* The binaries of these keys (process_module.key) are closed: lets go of
  * what it keeps by them, and of the Dwfls that hold them. */
 void user_unwinder__forget_modules(struct user_unwinder *u, const uint64_t *keys, size_t count);
