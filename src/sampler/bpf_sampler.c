@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <linux/types.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,6 +83,9 @@ struct bpf_sampler {
 	struct bpf_link **links;     /* one per CPU, and the fork tracer's */
 	size_t link_count;
 	struct ring_buffer *ring;
+	/* rings read once the kernel writes to them (map_when_written()) */
+	bool samples_mapped, interp_mapped;
+	bool samples_at_once;        /* every sample copied: mapped from the start */
 	const struct bpf_sampler_callbacks *callbacks;
 	void *callback_arg;
 	bool copy_user_stacks;
@@ -421,6 +425,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	s->cpu = o->cpu;
 	s->max_stack_depth = o->max_stack_depth;
 	s->copy_user_stacks = o->copy_user_stacks;
+	s->samples_at_once = o->copy_user_stacks && !kernel_unwinds(o);
 	if (!open_object(s, task_access)) {
 		err = error("could not open the BPF object: %s", strerror(errno));
 		goto cleanup;
@@ -731,24 +736,59 @@ static int on_sample_record(void *arg, void *data, size_t size)
 	return s->callbacks->sample(&sample, s->callback_arg) ? -ECANCELED : 0;
 }
 
+static int map_now(struct bpf_sampler *s, struct bpf_map *map,
+		   ring_buffer_sample_fn on_record, bool *mapped)
+{
+	if (*mapped)
+		return 0;
+	if (ring_buffer__add(s->ring, bpf_map__fd(map), on_record, s) < 0)
+		return -1;
+	*mapped = true;
+	return 0;
+}
+
+/*
+ * Adds a ring to those read once the kernel has written to it (poll()
+ * tells, without mapping it): a ring mapped is in our resident set whole,
+ * twice over (samples_ring_bytes()), while most runs copy no stack (frame
+ * pointers, the kernel's walk) or have no interpreter to hear of. The
+ * kernel keeps what it wrote until then. 0, or -1.
+ */
+static int map_when_written(struct bpf_sampler *s, struct bpf_map *map,
+			    ring_buffer_sample_fn on_record, bool *mapped)
+{
+	if (!map || *mapped)
+		return 0;
+	struct pollfd written = { bpf_map__fd(map), POLLIN, 0 };
+	if (poll(&written, 1, 0) <= 0 || !(written.revents & POLLIN))
+		return 0;
+	return map_now(s, map, on_record, mapped);
+}
+
 int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks *callbacks,
 		      void *arg, int timeout_ms)
 {
 	if (!s->ring) {
+		s->samples_mapped = s->interp_mapped = false;
 		s->ring = ring_buffer__new(bpf_map__fd(s->new_pids), on_new_pid_record, s, NULL);
-		if (s->ring && ((s->copy_user_stacks &&
-		     ring_buffer__add(s->ring, bpf_map__fd(s->samples), on_sample_record, s) < 0) ||
-		    (s->interp_events &&
-		     ring_buffer__add(s->ring, bpf_map__fd(s->interp_events), on_interp_record, s) < 0) ||
-		    (s->unwind_misses &&
-		     ring_buffer__add(s->ring, bpf_map__fd(s->unwind_misses), on_unwind_miss_record,
-				      s) < 0))) {
+		if (s->ring && s->unwind_misses &&
+		    ring_buffer__add(s->ring, bpf_map__fd(s->unwind_misses), on_unwind_miss_record,
+				     s) < 0) {
 			ring_buffer__free(s->ring);
 			s->ring = NULL;
 		}
 		if (!s->ring)
 			return error("could not map the BPF ring buffers: %s", strerror(errno));
 	}
+	int err = 0;
+	if (s->copy_user_stacks)
+		err = s->samples_at_once ?
+			map_now(s, s->samples, on_sample_record, &s->samples_mapped) :
+			map_when_written(s, s->samples, on_sample_record, &s->samples_mapped);
+	if (!err)
+		err = map_when_written(s, s->interp_events, on_interp_record, &s->interp_mapped);
+	if (err)
+		return error("could not map the BPF ring buffers: %s", strerror(errno));
 	s->callbacks = callbacks;
 	s->callback_arg = arg;
 	int n = timeout_ms > 0 ? ring_buffer__poll(s->ring, timeout_ms) :
