@@ -183,7 +183,7 @@ unwind_every_test() {
 
 record_unwind_tests() {
 	local id any=
-	for id in record/unwind-{table,nofp,fp,dlopen,short,in-kernel,copied,every,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu} record/symbol-cache; do
+	for id in record/unwind-{table,nofp,fp,dlopen,forked,short,in-kernel,copied,every,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu} record/symbol-cache; do
 		wanted "$id" && any=1
 	done
 	[[ -n $any ]] || return 0
@@ -236,6 +236,13 @@ record_unwind_tests() {
 		unwind_check record/unwind-dlopen fk-dlopen dlopen "$libc_root;late_hot;late_leaf\$" ';late_leaf$'
 		if grep -q ';late_hot;late_leaf' "$unwind_dir/dlopen.folded"; then pass record/unwind-dlopen-named; else
 			fail record/unwind-dlopen-named "no late_hot;late_leaf: $(head -c 300 "$unwind_dir/dlopen.folded")"; fi
+	fi
+
+	# a child and a grandchild forked after the dlopen, neither exec'ing:
+	# their frames are in the parent's mappings as they were at the fork
+	if wanted record/unwind-forked && unwind_record_both record/unwind-forked forked "$unwind_dir/fk-dlopen" "$unwind_dir/libfk-late.so" 2.5 0.5 fork; then
+		unwind_check record/unwind-forked fk-forked forked "$libc_root;late_hot;late_leaf\$" ';late_leaf$'
+		unwind_check record/unwind-forked-grandchild fk-grandchild forked "$libc_root;late_hot;late_leaf\$" ';late_leaf$'
 	fi
 
 	# processes that live 50 ms each

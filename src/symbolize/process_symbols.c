@@ -45,6 +45,11 @@ struct process {
 	size_t exec_count, exec_cap;
 	uint64_t generation;       /* bumped whenever mappings change */
 	uint64_t exited;           /* when it exited (ns); 0: alive, as far as told */
+	/* forked from parent_pid at fork_time (0: from none known): until it
+	 * execs, its address space is the parent's at the fork, which
+	 * mapping_at() looks in (not copied: most children exec at once) */
+	uint32_t parent_pid;
+	uint64_t fork_time;
 	bool sampled;              /* its binaries are opened as they are learnt */
 	bool snapshot_taken;
 	bool mapped_since_forget;  /* mappings for process_symbols__forget_shadowed() to look at */
@@ -72,8 +77,22 @@ struct known_binary {
 				    * no process mapping it, in a row */
 };
 
+/* Names given by lookups, by binary and address (direct-mapped: a newer
+ * address takes an older one's slot): a stack's frames are looked up one
+ * by one, and the same functions recur from stack to stack. */
+#define NAME_SLOTS 4096
+
+struct named_address {
+	const struct binary *binary;  /* NULL: an empty slot */
+	uint64_t vaddr;
+	const char *name;
+	enum symbol_miss miss;
+};
+
 struct process_symbols {
 	struct pid_table processes;  /* of struct process */
+	struct process *last_process;  /* process_for()'s last answer (records never move) */
+	struct named_address *named;   /* NAME_SLOTS of them, once a lookup made one */
 	size_t named_since_release;  /* binary__name() calls since the pages were given back */
 	uint64_t jvm_turns_seen;     /* when process_symbols__ask_jvms() last went through (ns) */
 	struct known_binary *binaries;
@@ -122,6 +141,7 @@ void process_symbols__free(struct process_symbols *ps)
 	free(ps->binaries);
 	index_table__release(&ps->binary_index);
 	binary__free(ps->vdso);
+	free(ps->named);
 	free(ps);
 }
 
@@ -270,7 +290,10 @@ static struct process *process_find(struct process_symbols *ps, uint32_t pid, bo
  * /proc/PID/maps the first time it is asked about. */
 static struct process *process_for(struct process_symbols *ps, uint32_t pid)
 {
+	if (ps->last_process && ps->last_process->pid == pid)
+		return ps->last_process;  /* (sampled: see below) */
 	struct process *p = process_find(ps, pid, true);
+	ps->last_process = p;
 
 	if (!p->sampled) {
 		p->sampled = true;
@@ -322,15 +345,39 @@ static uint64_t process__epoch(const struct process *p, uint64_t time)
 	return epoch;
 }
 
-/* The mapping that held addr at time: the last learnt of those made in
- * the address space of that time, before it. */
-static struct mapping *mapping_at(struct process *p, uint64_t addr, uint64_t time)
+/* Forks followed back from a process to the one whose address space it
+ * shares (a shell's subshell's child...): a bound, not a depth met. */
+#define FORK_DEPTH 16
+
+/* The process p's address space at time came from at its fork (its
+ * parent, *time set to the fork's), or NULL: p's own. */
+static struct process *forked_from(struct process_symbols *ps, const struct process *p,
+				   uint64_t *time)
 {
-	uint64_t epoch = process__epoch(p, time);
-	for (size_t i = p->mapping_count; i > 0; i--) {
-		struct mapping *m = &p->mappings[i - 1];
-		if (addr >= m->start && addr < m->end && m->time <= time && m->time >= epoch)
-			return m;
+	if (!p->fork_time || process__epoch(p, *time) != p->fork_time)
+		return NULL;
+	*time = p->fork_time;
+	return process_find(ps, p->parent_pid, false);
+}
+
+/* The mapping that held addr at time: the last learnt of those made in
+ * the address space of that time, before it; else, in a child that has
+ * not exec'd since its fork, its parent's at the fork (opened now). */
+static struct mapping *mapping_at(struct process_symbols *ps, struct process *p, uint64_t addr,
+				  uint64_t time)
+{
+	for (unsigned depth = 0; p && depth < FORK_DEPTH; depth++) {
+		uint64_t epoch = process__epoch(p, time);
+		for (size_t i = p->mapping_count; i > 0; i--) {
+			struct mapping *m = &p->mappings[i - 1];
+			if (addr >= m->start && addr < m->end && m->time <= time &&
+			    m->time >= epoch) {
+				if (depth > 0)
+					mapping__open(ps, p->pid, m);
+				return m;
+			}
+		}
+		p = forked_from(ps, p, &time);
 	}
 	return NULL;
 }
@@ -358,6 +405,54 @@ void process_symbols__exit(struct process_symbols *ps, uint32_t pid, uint64_t ti
 		p->exited = time;
 }
 
+/* Copies into p the mappings of from's address space at time (from's
+ * parent's first, where from had not exec'd since its fork), as made at
+ * p's fork. */
+static void process__copy_space(struct process_symbols *ps, struct process *p,
+				const struct process *from, uint64_t time, unsigned depth)
+{
+	uint64_t epoch = process__epoch(from, time), at = time;
+	const struct process *up = depth < FORK_DEPTH ? forked_from(ps, from, &at) : NULL;
+	if (up)
+		process__copy_space(ps, p, up, at, depth + 1);
+	for (size_t i = 0; i < from->mapping_count; i++) {
+		struct mapping m = from->mappings[i];
+		if (m.time > time || m.time < epoch)
+			continue;
+		m.time = p->fork_time;
+		process__add_mapping(ps, p, &m);
+	}
+}
+
+/* Ends p's lookups in its parent's address space: copied into its own,
+ * where lookups at `before` or later may still need it (it has not exec'd
+ * since), else dropped. The parent may go, or change, after. */
+static void process__settle_fork(struct process_symbols *ps, struct process *p, uint64_t before)
+{
+	if (!p->fork_time)
+		return;
+	uint64_t at = before;
+	struct process *parent = forked_from(ps, p, &at);
+	if (parent) {
+		/* (its own mappings learnt since the fork stay last: they win) */
+		size_t own = p->mapping_count;
+		process__copy_space(ps, p, parent, p->fork_time, 1);
+		struct mapping *copied = fk_malloc((p->mapping_count - own) * sizeof(*copied) + 1);
+		memcpy(copied, p->mappings + own, (p->mapping_count - own) * sizeof(*copied));
+		memmove(p->mappings + (p->mapping_count - own), p->mappings, own * sizeof(*copied));
+		memcpy(p->mappings, copied, (p->mapping_count - own) * sizeof(*copied));
+		free(copied);
+	}
+	p->fork_time = 0;
+}
+
+/* process__settle_fork() for every process (before a parent may go). */
+static void settle_forks(struct process_symbols *ps, uint64_t before)
+{
+	for (size_t i = 0; i < ps->processes.count; i++)
+		process__settle_fork(ps, ps->processes.records[i], before);
+}
+
 static bool exited_before(const void *record, void *arg)
 {
 	const struct process *p = record;
@@ -366,6 +461,8 @@ static bool exited_before(const void *record, void *arg)
 
 void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before)
 {
+	settle_forks(ps, before);
+	ps->last_process = NULL;
 	pid_table__remove_if(&ps->processes, exited_before, &before, process__free);
 }
 
@@ -437,6 +534,8 @@ size_t process_symbols__forget_shadowed(struct process_symbols *ps, uint64_t bef
 {
 	size_t removed = 0;
 
+	settle_forks(ps, before);  /* (a parent's mappings may go) */
+
 	for (size_t i = 0; i < ps->processes.count; i++) {
 		struct process *p = ps->processes.records[i];
 		if (p->mapped_since_forget)
@@ -474,21 +573,15 @@ void process_symbols__fork(struct process_symbols *ps, uint32_t pid, uint32_t pa
 	struct process *parent = process_find(ps, parent_pid, false);
 	struct process *p = process_find(ps, pid, true);
 
+	/* (a pid used again: the one before keeps its address space) */
+	process__settle_fork(ps, p, p->fork_time);
 	process__add_exec(p, time);
 	if (!parent)
 		return;  /* not known: the child's exec (or its /proc maps) will tell */
 	if (!parent->snapshot_taken && parent->exec_count == 0)
 		process__read_maps(ps, parent);
-	/* the parent's address space, copied at the fork */
-	uint64_t epoch = process__epoch(parent, time);
-	size_t count = parent->mapping_count;
-	for (size_t i = 0; i < count; i++) {
-		struct mapping m = parent->mappings[i];
-		if (m.time > time || m.time < epoch)
-			continue;
-		m.time = time;
-		process__add_mapping(ps, p, &m);
-	}
+	p->parent_pid = parent_pid;
+	p->fork_time = time;
 }
 /* Where p's perf map is: in its own /tmp, by its own pid number, while it
  * lives (a JIT in a container writes it there); else /tmp/perf-PID.map. */
@@ -686,6 +779,8 @@ void process_symbols__release_pages(struct process_symbols *ps)
 
 void process_symbols__forget_names(struct process_symbols *ps)
 {
+	free(ps->named);
+	ps->named = NULL;
 	for (size_t i = 0; i < ps->binary_count; i++)
 		if (ps->binaries[i].binary)
 			binary__forget_names(ps->binaries[i].binary);
@@ -743,6 +838,8 @@ size_t process_symbols__forget_binaries(struct process_symbols *ps, uint64_t **k
 	}
 	free(mapped);
 	if (gone) {
+		free(ps->named);  /* (a binary's slots: another may be made where it was) */
+		ps->named = NULL;
 		ps->binary_count = kept;
 		index_table__rebuild(&ps->binary_index, kept, known_binary_hash_of, ps->binaries);
 	}
@@ -760,11 +857,21 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 {
 	*out = (struct symbol_lookup){ NULL, SYMBOL_FOUND, NULL, false };
 	if (m && m->binary) {
-		/* (named already, mostly: process_symbols__name_wanted()) */
-		out->name = binary__name(m->binary, mapping__vaddr(m, addr), ps->fetch, &out->miss);
+		uint64_t vaddr = mapping__vaddr(m, addr);
+		if (!ps->named)
+			ps->named = fk_calloc(NAME_SLOTS, sizeof(*ps->named));
+		struct named_address *n = &ps->named[index_table__mix((uintptr_t)m->binary ^ vaddr) &
+						     (NAME_SLOTS - 1)];
+		if (n->binary != m->binary || n->vaddr != vaddr) {
+			/* (named already, mostly: process_symbols__name_wanted()) */
+			*n = (struct named_address){ m->binary, vaddr, NULL, SYMBOL_FOUND };
+			n->name = binary__name(m->binary, vaddr, ps->fetch, &n->miss);
+			if (++ps->named_since_release == RELEASE_PAGES_EVERY)
+				release_pages(ps, true);
+		}
+		out->name = n->name;
+		out->miss = n->miss;
 		out->binary = binary__path(m->binary);
-		if (++ps->named_since_release == RELEASE_PAGES_EVERY)
-			release_pages(ps, true);
 		return;
 	}
 	/* JIT code is anonymous memory: named by the perf map, if any; a JVM
@@ -794,7 +901,7 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 void process_symbols__want(struct process_symbols *ps, uint32_t pid, uint64_t addr,
 			   uint64_t time)
 {
-	const struct mapping *m = mapping_at(process_for(ps, pid), addr, time);
+	const struct mapping *m = mapping_at(ps, process_for(ps, pid), addr, time);
 	if (m && m->binary)
 		binary__want(m->binary, mapping__vaddr(m, addr));
 }
@@ -812,14 +919,14 @@ void process_symbols__lookup(struct process_symbols *ps, uint32_t pid, uint64_t 
 			     uint64_t time, struct symbol_lookup *out)
 {
 	struct process *p = process_for(ps, pid);
-	lookup_in(ps, p, mapping_at(p, addr, time), addr, out);
+	lookup_in(ps, p, mapping_at(ps, p, addr, time), addr, out);
 }
 
 void process_symbols__see_code(struct process_symbols *ps, uint32_t pid, uint64_t addr,
 			       uint64_t time)
 {
 	struct process *p = process_for(ps, pid);
-	const struct mapping *m = mapping_at(p, addr, time);
+	const struct mapping *m = mapping_at(ps, p, addr, time);
 
 	if (m && !m->binary && !symbol_table__find(&p->perf_map, addr))
 		process__read_perf_map(p);
@@ -828,7 +935,7 @@ void process_symbols__see_code(struct process_symbols *ps, uint32_t pid, uint64_
 bool process_symbols__mapped(struct process_symbols *ps, uint32_t pid, uint64_t addr,
 			     uint64_t time)
 {
-	return mapping_at(process_for(ps, pid), addr, time) != NULL;
+	return mapping_at(ps, process_for(ps, pid), addr, time) != NULL;
 }
 
 bool process_symbols__replaced_since(struct process_symbols *ps, uint32_t pid, uint64_t time)
@@ -863,7 +970,7 @@ bool process_symbols__module_at(struct process_symbols *ps, uint32_t pid, uint64
 				uint64_t time, struct process_module *out)
 {
 	struct process *p = process_for(ps, pid);
-	const struct mapping *m = mapping_at(p, addr, time);
+	const struct mapping *m = mapping_at(ps, p, addr, time);
 
 	if (!m || !m->binary || !binary__readable(m->binary))
 		return false;
@@ -878,10 +985,14 @@ size_t process_symbols__modules(struct process_symbols *ps, uint32_t pid, uint64
 	size_t count = 0, cap = 0;
 
 	*modules = NULL;
-	for (size_t i = p->mapping_count; i > 0; i--) {
-		const struct mapping *m = &p->mappings[i - 1];
-		if (!m->binary || !binary__readable(m->binary) || binary__fd(m->binary) < 0 ||
-		    mapping_at(p, m->start, time) != m)
+	/* its own mappings, and its parent's where it shares the parent's */
+	uint64_t at = time;
+	struct process *q = p;
+	for (unsigned depth = 0; q && depth < FORK_DEPTH; depth++, q = forked_from(ps, q, &at))
+	for (size_t i = q->mapping_count; i > 0; i--) {
+		const struct mapping *m = &q->mappings[i - 1];
+		if (mapping_at(ps, p, m->start, time) != m || !m->binary ||
+		    !binary__readable(m->binary) || binary__fd(m->binary) < 0)
 			continue;
 		struct process_module module;
 		module_of(m, &module);

@@ -91,6 +91,8 @@ void process_symbols__mmap(struct process_symbols *ps, uint32_t pid, uint64_t st
 			   uint64_t len, uint64_t offset, uint64_t dev, uint64_t inode,
 			   const char *path, uint64_t time);
 void process_symbols__exec(struct process_symbols *ps, uint32_t pid, uint64_t time);
+/* pid forked from parent_pid: until it execs, its address space is the
+ * parent's as it was at the fork (looked up there, not copied). */
 void process_symbols__fork(struct process_symbols *ps, uint32_t pid, uint32_t parent_pid,
 			   uint64_t time);
 /* pid exited at time (a fork or exec after it is another process's). */

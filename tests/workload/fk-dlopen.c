@@ -1,15 +1,23 @@
 /* fk-dlopen: loads a library a while after it starts, as plugins are
  * loaded, and spends the rest of its time in it:
  *
- *	fk-dlopen LIBRARY SECONDS [DELAY]
+ *	fk-dlopen LIBRARY SECONDS [DELAY [fork]]
  *
  * main > early_work for DELAY seconds (default 1), then dlopen(LIBRARY) and
  * main > late_hot (the library's) until SECONDS have passed. Built without
- * frame pointers; the library is built without -g (see fk-late.c). */
+ * frame pointers; the library is built without -g (see fk-late.c).
+ *
+ * With "fork", after the dlopen it forks a child named fk-forked, which
+ * forks a grandchild named fk-grandchild, none of them exec'ing: all three
+ * run main > late_hot in the address space the parent had at the fork. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static volatile unsigned long sink;
 
@@ -46,9 +54,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fk-dlopen: %s\n", dlerror());
 		return 1;
 	}
+	pid_t child = -1, grandchild = -1;
+	if (argc > 4 && strcmp(argv[4], "fork") == 0) {
+		child = fork();
+		if (child == 0) {
+			prctl(PR_SET_NAME, "fk-forked");
+			grandchild = fork();
+			if (grandchild == 0)
+				prctl(PR_SET_NAME, "fk-grandchild");
+		}
+	}
 	while (since(&start) < seconds) {
 		late_hot();
 		sink += 1;
 	}
+	if (grandchild > 0)
+		waitpid(grandchild, NULL, 0);
+	if (child > 0)
+		waitpid(child, NULL, 0);
 	return 0;
 }
