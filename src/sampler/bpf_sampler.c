@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/perf_event.h>
-#include <poll.h>
 #include <linux/types.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

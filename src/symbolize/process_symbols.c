@@ -434,14 +434,18 @@ static void process__settle_fork(struct process_symbols *ps, struct process *p, 
 	uint64_t at = before;
 	struct process *parent = forked_from(ps, p, &at);
 	if (parent) {
-		/* (its own mappings learnt since the fork stay last: they win) */
-		size_t own = p->mapping_count;
+		/* the copies first, its own after them (learnt since the fork: they win) */
+		struct mapping *own = p->mappings;
+		size_t own_count = p->mapping_count;
+		p->mappings = NULL;
+		p->mapping_count = p->mapping_cap = 0;
 		process__copy_space(ps, p, parent, p->fork_time, 1);
-		struct mapping *copied = fk_malloc((p->mapping_count - own) * sizeof(*copied) + 1);
-		memcpy(copied, p->mappings + own, (p->mapping_count - own) * sizeof(*copied));
-		memmove(p->mappings + (p->mapping_count - own), p->mappings, own * sizeof(*copied));
-		memcpy(p->mappings, copied, (p->mapping_count - own) * sizeof(*copied));
-		free(copied);
+		p->mappings = fk_grow(p->mappings, &p->mapping_cap, p->mapping_count + own_count + 1,
+				      sizeof(*p->mappings));
+		if (own_count)
+			memcpy(p->mappings + p->mapping_count, own, own_count * sizeof(*own));
+		p->mapping_count += own_count;
+		free(own);
 	}
 	p->fork_time = 0;
 }
@@ -988,21 +992,23 @@ size_t process_symbols__modules(struct process_symbols *ps, uint32_t pid, uint64
 	/* its own mappings, and its parent's where it shares the parent's */
 	uint64_t at = time;
 	struct process *q = p;
-	for (unsigned depth = 0; q && depth < FORK_DEPTH; depth++, q = forked_from(ps, q, &at))
-	for (size_t i = q->mapping_count; i > 0; i--) {
-		const struct mapping *m = &q->mappings[i - 1];
-		if (mapping_at(ps, p, m->start, time) != m || !m->binary ||
-		    !binary__readable(m->binary) || binary__fd(m->binary) < 0)
-			continue;
-		struct process_module module;
-		module_of(m, &module);
-		bool seen = false;
-		for (size_t j = 0; j < count && !seen; j++)
-			seen = (*modules)[j].key == module.key && (*modules)[j].bias == module.bias;
-		if (seen)
-			continue;
-		*modules = fk_grow(*modules, &cap, count + 1, sizeof(**modules));
-		(*modules)[count++] = module;
+	for (unsigned depth = 0; q && depth < FORK_DEPTH; depth++, q = forked_from(ps, q, &at)) {
+		for (size_t i = q->mapping_count; i > 0; i--) {
+			const struct mapping *m = &q->mappings[i - 1];
+			if (mapping_at(ps, p, m->start, time) != m || !m->binary ||
+			    !binary__readable(m->binary) || binary__fd(m->binary) < 0)
+				continue;
+			struct process_module module;
+			module_of(m, &module);
+			bool seen = false;
+			for (size_t j = 0; j < count && !seen; j++)
+				seen = (*modules)[j].key == module.key &&
+				       (*modules)[j].bias == module.bias;
+			if (seen)
+				continue;
+			*modules = fk_grow(*modules, &cap, count + 1, sizeof(**modules));
+			(*modules)[count++] = module;
+		}
 	}
 	return count;
 }

@@ -435,17 +435,25 @@ static void unwind_process__free(void *record)
 	free(p);
 }
 
+void user_unwinder__forget_all(struct user_unwinder *u)
+{
+	pid_table__release(&u->processes, unwind_process__free);
+	pid_table__init(&u->processes);
+	for (size_t i = 0; i < CACHE_SLOTS; i++)
+		cache_slot__clear(&u->cache[i]);
+	for (size_t i = 0; i < u->headless_count; i++)
+		if (u->headless[i].elf)
+			headless_image__release(&u->headless[i]);
+	u->headless_count = 0;
+}
+
 void user_unwinder__free(struct user_unwinder *u)
 {
 	if (!u)
 		return;
-	pid_table__release(&u->processes, unwind_process__free);
-	for (size_t i = 0; i < u->headless_count; i++)
-		if (u->headless[i].elf)
-			headless_image__release(&u->headless[i]);
+	user_unwinder__forget_all(u);
+	pid_table__release(&u->processes, NULL);
 	free(u->headless);
-	for (size_t i = 0; i < CACHE_SLOTS; i++)
-		cache_slot__clear(&u->cache[i]);
 	free(u->cache);
 	free(u->reads);
 	free(u->pcs);
@@ -488,18 +496,6 @@ void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count
 			cache_slot__clear(&u->cache[i]);
 			cached_walks--;
 		}
-}
-
-void user_unwinder__forget_all(struct user_unwinder *u)
-{
-	pid_table__release(&u->processes, unwind_process__free);
-	pid_table__init(&u->processes);
-	for (size_t i = 0; i < CACHE_SLOTS; i++)
-		cache_slot__clear(&u->cache[i]);
-	for (size_t i = 0; i < u->headless_count; i++)
-		if (u->headless[i].elf)
-			headless_image__release(&u->headless[i]);
-	u->headless_count = 0;
 }
 
 void user_unwinder__release_pages(struct user_unwinder *u)
