@@ -274,6 +274,9 @@ static void *sender(void *arg)
 		pthread_mutex_unlock(&p->mutex);
 		enum outcome outcome = timeout > 0 ? post(p, curl, &entry, timeout) : RETRY;
 		pthread_mutex_lock(&p->mutex);
+		/* the body is read again from the spool when tried again: freed,
+		 * not kept at the size of the largest window so far */
+		buf__free(&entry.body);
 		if (outcome == SENT) {
 			spool__delivered(p->spool, &entry);
 			backoff = BACKOFF_FIRST;

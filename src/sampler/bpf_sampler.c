@@ -1340,7 +1340,9 @@ int bpf_sampler__forget_slices(struct bpf_sampler *s, uint32_t slice,
 		delete_keys(bpf_map__fd(s->stacks), doomed.hashes, sizeof(*doomed.hashes),
 			    doomed.count);
 	/* a stack kept may be read again: its depth is read with it then */
-	s->depth_count = 0;
+	free(s->depths);
+	s->depths = NULL;
+	s->depth_count = s->depth_cap = 0;
 	index_table__release(&s->depth_index);
 	free(buffer);
 	free(keys);

@@ -460,14 +460,16 @@ int recording__forget_slices(struct recording *r, uint32_t slice)
 	 * minute instead saved a tenth of the CPU and let RSS climb by 13 MB
 	 * over ten minutes of builds.) */
 	process_symbols__release_pages(r->results.processes);
-	if (r->unwinder)
-		user_unwinder__release_pages(r->unwinder);
 	process_symbols__forget_names(r->results.processes);
 	process_symbols__forget_shadowed(r->results.processes, window_end);
+	/* the user unwinder's Dwfls and cached walks start again each window:
+	 * kept, those of long-lived processes grew for minutes (libdw's caches
+	 * of the frames it stepped, walks filling the cache's slots one by one),
+	 * where a window walks few stacks (only the kernel walk's fallbacks) */
+	if (r->unwinder)
+		user_unwinder__forget_all(r->unwinder);
 	uint64_t *closed;
 	size_t closed_count = process_symbols__forget_binaries(r->results.processes, &closed);
-	if (r->unwinder)
-		user_unwinder__forget_modules(r->unwinder, closed, closed_count);
 	if (r->kernel_unwind)
 		kernel_unwind__forget(r->kernel_unwind, closed, closed_count);
 	free(closed);

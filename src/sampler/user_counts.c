@@ -103,6 +103,11 @@ void user_counts__forget_through(struct user_counts *uc, uint32_t slice)
 			uc->entries[kept++] = uc->entries[i];
 	}
 	uc->count = kept;
+	if (kept == 0) {  /* (not kept at the most a window had) */
+		free(uc->entries);
+		uc->entries = NULL;
+		uc->cap = 0;
+	}
 	/* the index holds positions: made again over what is left */
 	index_table__release(&uc->index);
 	index_table__init(&uc->index, 1024);

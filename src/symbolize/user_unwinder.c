@@ -508,31 +508,6 @@ void user_unwinder__release_pages(struct user_unwinder *u)
 				MADV_DONTNEED);
 }
 
-void user_unwinder__forget_modules(struct user_unwinder *u, const uint64_t *keys, size_t count)
-{
-	size_t kept = 0;
-
-	if (count == 0)
-		return;
-	/* a Dwfl reads a module's ELF when a walk first needs it: not after */
-	for (size_t i = 0; i < u->processes.count; i++) {
-		struct unwind_process *p = u->processes.records[i];
-		for (size_t j = 0; j < p->module_count; j++)
-			if (process_module__key_in(p->modules[j].key, keys, count)) {
-				process__drop_dwfl(p);
-				break;
-			}
-	}
-	for (size_t i = 0; i < u->headless_count; i++) {
-		struct headless_image *h = &u->headless[i];
-		if (!process_module__key_in(h->key, keys, count))
-			u->headless[kept++] = *h;
-		else if (h->elf)
-			headless_image__release(h);
-	}
-	u->headless_count = kept;
-}
-
 static bool process__has_module(const struct unwind_process *p, const struct process_module *m)
 {
 	for (size_t i = 0; i < p->module_count; i++)

@@ -19,7 +19,7 @@
  *	struct user_unwinder *u = user_unwinder__new(ps);
  *	size_t n = user_unwinder__unwind(u, &input, pcs, max, &end);  // leaf first
  *	user_unwinder__forget(u, pids, count);                    // they exited
- *	user_unwinder__forget_modules(u, keys, count);            // binaries closed
+ *	user_unwinder__forget_all(u);                             // a window's end
  *	user_unwinder__free(u);
  *
  * Most copied stacks are walked as the kernel would have walked them, with
@@ -109,15 +109,12 @@ size_t user_unwinder__unwind(struct user_unwinder *u, const struct unwind_input 
  * walks (they exited): pids is sorted in place. */
 void user_unwinder__forget(struct user_unwinder *u, uint32_t *pids, size_t count);
 /* Lets go of every process's unwinding state, the cache of walks and the
- * headless images, once nothing more is to be unwound (the stops and stats
- * stay). */
+ * headless images (the stops and stats stay): once nothing more is to be
+ * unwound, and at each end of record --every's windows. */
 void user_unwinder__forget_all(struct user_unwinder *u);
 /* Gives back the pages of the headless images' files that walks read, as
  * process_symbols__release_pages() does the binaries'. */
 void user_unwinder__release_pages(struct user_unwinder *u);
-/* The binaries of these keys (process_module.key) are closed: lets go of
- * what it keeps by them, and of the Dwfls that hold them. */
-void user_unwinder__forget_modules(struct user_unwinder *u, const uint64_t *keys, size_t count);
 void user_unwinder__stats(const struct user_unwinder *u, struct user_unwinder_stats *stats);
 /* Where walks stopped early so far: *stops valid until the next unwind. */
 size_t user_unwinder__stops(const struct user_unwinder *u, const struct unwind_stop **stops);
