@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "../lib/buf.h"
 #include "../lib/clock.h"
@@ -31,7 +32,7 @@ struct mapping {
 	uint64_t start, end, offset;
 	uint64_t time;
 	uint64_t dev, inode;
-	char *path;              /* NULL: anonymous (JIT code, see perf_map) */
+	const char *path;        /* NULL: anonymous (JIT code, see perf_map); interned */
 	struct binary *binary;   /* opened once the process is sampled; NULL: anonymous */
 	uint64_t binary_id;      /* process_module.key of binary */
 	bool vdso;
@@ -104,6 +105,16 @@ struct process_symbols {
 	bool vdso_tried;
 	bool jit_suffix;         /* names from perf maps end in _[j] */
 	struct debuginfod_fetcher *fetch;  /* debug files missing here: from there */
+	/* the mappings' paths, one copy of each (intern_path()): a build's
+	 * thousands of processes map the same dozen files */
+	struct interned_path *paths;
+	size_t path_count, path_cap;
+	struct index_table path_index;
+};
+
+struct interned_path {
+	char *text;
+	uint64_t hash;
 };
 
 struct process_symbols *process_symbols__new(void)
@@ -112,14 +123,13 @@ struct process_symbols *process_symbols__new(void)
 	elf_version(EV_CURRENT);
 	pid_table__init(&ps->processes);
 	index_table__init(&ps->binary_index, 64);
+	index_table__init(&ps->path_index, 64);
 	return ps;
 }
 
 static void process__free(void *record)
 {
 	struct process *p = record;
-	for (size_t j = 0; j < p->mapping_count; j++)
-		free(p->mappings[j].path);
 	free(p->mappings);
 	free(p->execs);
 	symbol_table__release(&p->perf_map);
@@ -142,7 +152,75 @@ void process_symbols__free(struct process_symbols *ps)
 	index_table__release(&ps->binary_index);
 	binary__free(ps->vdso);
 	free(ps->named);
+	for (size_t i = 0; i < ps->path_count; i++)
+		free(ps->paths[i].text);
+	free(ps->paths);
+	index_table__release(&ps->path_index);
 	free(ps);
+}
+
+static uint64_t path_hash(const char *path)
+{
+	return XXH3_64bits(path, strlen(path));
+}
+
+static uint64_t interned_path_hash_of(const void *items, size_t index)
+{
+	return ((const struct interned_path *)items)[index].hash;
+}
+
+/* The index of path's copy in ps->paths (or of the empty slot for it). */
+static size_t path_slot(const struct process_symbols *ps, const char *path, uint64_t hash)
+{
+	size_t slot = index_table__first(&ps->path_index, hash);
+	for (uint32_t at; (at = ps->path_index.slots[slot]) != 0;
+	     slot = index_table__next(&ps->path_index, slot))
+		if (ps->paths[at - 1].hash == hash && strcmp(ps->paths[at - 1].text, path) == 0)
+			break;
+	return slot;
+}
+
+/* path's one copy, kept while a mapping has it (forget_unused_paths()). */
+static const char *intern_path(struct process_symbols *ps, const char *path)
+{
+	uint64_t hash = path_hash(path);
+	size_t slot = path_slot(ps, path, hash);
+	uint32_t at = ps->path_index.slots[slot];
+	if (at)
+		return ps->paths[at - 1].text;
+	ps->paths = fk_grow(ps->paths, &ps->path_cap, ps->path_count + 1, sizeof(*ps->paths));
+	ps->paths[ps->path_count] = (struct interned_path){ fk_strdup(path), hash };
+	index_table__insert(&ps->path_index, slot, ps->path_count++, interned_path_hash_of,
+			    ps->paths);
+	return ps->paths[ps->path_count - 1].text;
+}
+
+/* Lets go of the paths that no process's mappings have now. */
+static void forget_unused_paths(struct process_symbols *ps)
+{
+	bool *used = fk_calloc(ps->path_count + 1, sizeof(*used));
+	size_t kept = 0;
+
+	for (size_t i = 0; i < ps->processes.count; i++) {
+		const struct process *p = ps->processes.records[i];
+		for (size_t j = 0; j < p->mapping_count; j++) {
+			const char *path = p->mappings[j].path;
+			uint32_t at = path ? ps->path_index.slots[path_slot(ps, path, path_hash(path))] : 0;
+			if (at)
+				used[at - 1] = true;
+		}
+	}
+	for (size_t i = 0; i < ps->path_count; i++) {
+		if (used[i])
+			ps->paths[kept++] = ps->paths[i];
+		else
+			free(ps->paths[i].text);
+	}
+	free(used);
+	if (kept < ps->path_count) {
+		ps->path_count = kept;
+		index_table__rebuild(&ps->path_index, kept, interned_path_hash_of, ps->paths);
+	}
 }
 
 static uint64_t binary_key_hash(uint64_t dev, uint64_t inode)
@@ -229,7 +307,7 @@ static void process__add_mapping(struct process_symbols *ps, struct process *p,
 			      sizeof(*p->mappings));
 	struct mapping *added = &p->mappings[p->mapping_count++];
 	*added = *m;
-	added->path = m->path ? fk_strdup(m->path) : NULL;
+	added->path = m->path ? intern_path(ps, m->path) : NULL;
 	added->binary = NULL;
 	added->binary_id = 0;
 	p->generation++;
@@ -249,7 +327,7 @@ static void mapping__init(struct mapping *m, uint64_t start, uint64_t end, uint6
 	if (strcmp(path, "[vdso]") == 0)
 		m->vdso = true;
 	else if (path[0] == '/' && inode != 0)
-		m->path = (char *)path;  /* copied by process__add_mapping */
+		m->path = path;  /* interned by process__add_mapping */
 }
 
 /* Reads the executable mappings of pid (none if it is gone), as at time 0. */
@@ -398,11 +476,29 @@ void process_symbols__exec(struct process_symbols *ps, uint32_t pid, uint64_t ti
 	process__add_exec(process_find(ps, pid, true), time);
 }
 
+/* An array of count items of size, in cap's room, made to hold only them. */
+static void *shrunk_to_fit(void *items, size_t count, size_t *cap, size_t size)
+{
+	if (count == *cap)
+		return items;
+	*cap = count;
+	if (count > 0)
+		return fk_realloc(items, count * size);
+	free(items);
+	return NULL;
+}
+
 void process_symbols__exit(struct process_symbols *ps, uint32_t pid, uint64_t time)
 {
 	struct process *p = process_find(ps, pid, false);
-	if (p)
-		p->exited = time;
+	if (!p)
+		return;
+	p->exited = time;
+	/* its mappings and execs are learnt: no room kept for more (a build's
+	 * thousands of exited processes are kept to the end, for naming) */
+	p->mappings = shrunk_to_fit(p->mappings, p->mapping_count, &p->mapping_cap,
+				    sizeof(*p->mappings));
+	p->execs = shrunk_to_fit(p->execs, p->exec_count, &p->exec_cap, sizeof(*p->execs));
 }
 
 /* Copies into p the mappings of from's address space at time (from's
@@ -468,6 +564,7 @@ void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before)
 	settle_forks(ps, before);
 	ps->last_process = NULL;
 	pid_table__remove_if(&ps->processes, exited_before, &before, process__free);
+	forget_unused_paths(ps);
 }
 
 /* A mapping's place among a process's: sorted by start, then as learnt. */
@@ -519,7 +616,6 @@ static size_t process__forget_shadowed(struct process *p, uint64_t before, bool 
 	*undecided = false;
 	for (size_t i = 0; i < p->mapping_count; i++) {
 		if (gone[i]) {
-			free(p->mappings[i].path);
 			removed++;
 		} else {
 			*undecided |= p->mappings[i].time > before;
@@ -545,6 +641,8 @@ size_t process_symbols__forget_shadowed(struct process_symbols *ps, uint64_t bef
 		if (p->mapped_since_forget)
 			removed += process__forget_shadowed(p, before, &p->mapped_since_forget);
 	}
+	if (removed)
+		forget_unused_paths(ps);
 	return removed;
 }
 
