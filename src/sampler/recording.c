@@ -345,7 +345,9 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 {
 	struct timespec start;
 	bool tty = isatty(STDERR_FILENO);
-	double next_progress = 1.0, next_release = RECORDING_RELEASE_SECONDS;
+	double release_every = limits->release_seconds > 0 ? limits->release_seconds :
+		RECORDING_RELEASE_SECONDS;
+	double next_progress = 1.0, next_release = release_every;
 	double duration = limits->duration;
 	int status = 0;
 
@@ -395,7 +397,7 @@ int recording__run(struct recording *r, const struct recording_limits *limits,
 			process_symbols__release_pages(r->results.processes);
 			if (r->unwinder)
 				user_unwinder__release_pages(r->unwinder);
-			next_release = now + RECORDING_RELEASE_SECONDS;
+			next_release = now + release_every;
 		}
 		if (tty && now >= next_progress) {
 			struct bpf_sampler_stats stats;

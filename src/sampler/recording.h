@@ -82,6 +82,9 @@ struct recording_limits {
 	/* asked every tenth of a second at most: true ends the run (NULL: never) */
 	bool (*stop)(void *arg);
 	void *stop_arg;
+	/* how often the pages of binaries' files read are given back
+	 * (seconds; 0: RECORDING_RELEASE_SECONDS, recording.c) */
+	double release_seconds;
 };
 
 /* Why it ended. */
