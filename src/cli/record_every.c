@@ -215,7 +215,7 @@ static int end_window(void *arg)
 /* end_window() for the slices first..last. A window's naming and encoding
  * take megabytes for a moment: in an arena of their own (own_arena.h), and
  * given back after, or a long run's RSS would climb for minutes (by 1.1 MB
- * over four of builds, where it is level from the second window now). */
+ * over four of builds, where it is level from the fourth window now). */
 static int close_window(struct every_run *run, uint32_t first, uint32_t last, double seconds)
 {
 	struct window window = { run, first, last, seconds };

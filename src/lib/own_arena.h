@@ -10,7 +10,7 @@
  * records, its freed chunks are holes between them, pages that stay
  * resident, and the process's RSS climbs for minutes as the holes spread.
  *
- *	int status = own_arena__run(close_window, &window);
+ *	int status = own_arena__run(end_window, &window);
  */
 #ifndef FLAMEKIT_OWN_ARENA_H
 #define FLAMEKIT_OWN_ARENA_H
