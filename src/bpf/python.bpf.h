@@ -128,7 +128,9 @@ struct python_walk {
 	__u64 frame, checkpoint;
 	__u32 limit, since_checkpoint, power, reserved;
 	struct record_interp_event event;
-	__u64 spare;  /* what an index masked to 127 may reach past ips[126] */
+	/* what an index masked to 127 may reach past ips[126], and the last
+	 * chunk store_chunks() reads from there */
+	__u64 spare[RECORD_STACK_CHUNK + 1];
 };
 
 struct {
@@ -230,6 +232,18 @@ static __always_inline bool python_walk(struct python_walk *w,
 	return w->event.stack.depth > 0;
 }
 
+/* store_chunks()'s step for the walk's stack */
+static long python_store_chunk(__u32 index, void *arg)
+{
+	__u32 zero = 0;
+	struct python_walk *w = bpf_map_lookup_elem(&python_walks, &zero);
+
+	if (!w)
+		return 1;
+	return store_chunk(arg, index + 1, w->event.stack.ips, w->event.stack.depth,
+			   RECORD_MAX_STACK_DEPTH);
+}
+
 /*
  * The Python frames of the current thread, stored in `stacks`: their hash,
  * RECORD_STACK_NONE for a process that runs no Python known here or a
@@ -268,10 +282,7 @@ static __always_inline __u64 python_stack(__u32 pid, __u32 tid, __u64 now)
 		hash += 2;
 	if (bpf_map_lookup_elem(&stacks, &hash))
 		return hash;
-	long err = bpf_map_update_elem(&stacks, &hash, &event->stack, BPF_NOEXIST);
-	if (err == -EEXIST)
-		return hash;
-	if (err) {
+	if (store_chunks(hash, &event->stack, depth, python_store_chunk)) {
 		stat_add(RECORD_STAT_STACKS_FULL);
 		return RECORD_STACK_MISSED;
 	}

@@ -41,6 +41,9 @@
 #ifndef EEXIST
 #define EEXIST 17
 #endif
+#ifndef EINVAL
+#define EINVAL 22
+#endif
 
 const volatile struct record_config config = {};
 
@@ -58,10 +61,17 @@ struct {
 	__uint(max_entries, 16384);
 } stacks SEC(".maps");
 
+/* A stack bpf_get_stack() reads, with room past its frames for the last
+ * chunk store_chunks() reads. */
+struct stack_scratch {
+	struct record_stack stack;
+	__u64 spare[RECORD_STACK_CHUNK + 1];
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
-	__type(value, struct record_stack);
+	__type(value, struct stack_scratch);
 	__uint(max_entries, 1);
 } scratch SEC(".maps");
 
@@ -213,18 +223,91 @@ static __always_inline __u64 stack_hash_start(__u64 seed)
 	return generation ? record_mix(seed, *generation) : seed;
 }
 
+/* Frames a value of `stacks` holds: known to the verifier (config is
+ * read-only). */
+static __always_inline __u32 stack_chunk(void)
+{
+	__u32 chunk = config.stack_bytes / 8;
+
+	return chunk < RECORD_STACK_CHUNK ? chunk : RECORD_STACK_CHUNK;
+}
+
+/* A stack's chunks being stored: its hash, and the first error. */
+struct chunks_stored {
+	__u64 hash;
+	long err;
+};
+
+/* Stores chunk k >= 1 of a stack of depth frames at ips, in a map value
+ * with room for a chunk's frames past ips[mask] (mask + 1: the most
+ * frames, a power of two), under record_mix(hash, k). It is stored from
+ * ips[k * chunk - 1], whose 8 bytes stand in the header's place (the frame
+ * before, which a reader of chunk k ignores). For bpf_loop(): 0, go on. */
+static __always_inline long store_chunk(struct chunks_stored *c, __u32 k, __u64 *ips,
+					__u32 depth, __u32 mask)
+{
+	__u32 first = k * stack_chunk();
+
+	if (first == 0 || first >= depth)
+		return 1;
+	__u64 key = record_mix(c->hash, k);
+	long err = bpf_map_update_elem(&stacks, &key, &ips[(first - 1) & mask], BPF_NOEXIST);
+	if (err && err != -EEXIST) {
+		c->err = err;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Stores a stack of depth frames under hash in `stacks`, in values of a
+ * chunk's frames: chunks 1 and on by bpf_loop(step) (a step for each
+ * buffer a stack is built in: it finds the buffer and calls
+ * store_chunk()), then the first, its header (depth) and frames, under hash
+ * itself, so that a reader that finds it finds the rest. A loop here
+ * instead, in each of the program's stores, is too many branches for the
+ * verifier. 0, or the error of the update that failed (the map full).
+ */
+static __always_inline long store_chunks(__u64 hash, void *header, __u32 depth, void *step)
+{
+	struct chunks_stored c = { hash, 0 };
+	__u32 chunk = stack_chunk();
+
+	if (chunk == 0)
+		return -EINVAL;
+	if (depth > chunk)
+		bpf_loop((depth - 1) / chunk, step, &c, 0);
+	if (c.err)
+		return c.err;
+	long err = bpf_map_update_elem(&stacks, &hash, header, BPF_NOEXIST);
+	return err == -EEXIST ? 0 : err;
+}
+
+/* store_chunks()'s step for a stack in `scratch` */
+static long store_scratch_chunk(__u32 index, void *arg)
+{
+	__u32 zero = 0;
+	struct stack_scratch *scratched = bpf_map_lookup_elem(&scratch, &zero);
+
+	if (!scratched)
+		return 1;
+	return store_chunk(arg, index + 1, scratched->stack.ips, scratched->stack.depth,
+			   RECORD_MAX_STACK_DEPTH);
+}
+
 /* Reads one stack into the CPU's scratch buffer, stores it in `stacks`
  * unless already there, and returns its hash (or RECORD_STACK_NONE/MISSED). */
 static __always_inline __u64 store_stack(void *ctx, __u64 flags)
 {
 	__u32 zero = 0;
-	struct record_stack *stack = bpf_map_lookup_elem(&scratch, &zero);
+	struct stack_scratch *scratched = bpf_map_lookup_elem(&scratch, &zero);
 	__u32 size = config.stack_bytes;
 	long bytes;
 	__u64 hash;
 
-	if (!stack)
+	if (!scratched)
 		return RECORD_STACK_MISSED;
+	struct record_stack *stack = &scratched->stack;
 	if (size > sizeof(stack->ips))
 		size = sizeof(stack->ips);
 	bytes = bpf_get_stack(ctx, stack->ips, size, flags);
@@ -245,8 +328,7 @@ static __always_inline __u64 store_stack(void *ctx, __u64 flags)
 		hash += 2;
 	if (bpf_map_lookup_elem(&stacks, &hash))
 		return hash;
-	long err = bpf_map_update_elem(&stacks, &hash, stack, BPF_NOEXIST);
-	if (err && err != -EEXIST) {
+	if (store_chunks(hash, stack, stack->depth, store_scratch_chunk)) {
 		stat_add(RECORD_STAT_STACKS_FULL);
 		return RECORD_STACK_MISSED;
 	}

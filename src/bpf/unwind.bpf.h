@@ -153,7 +153,7 @@ struct unwind_walk {
 				    * locals would double the states at each step */
 	__u32 depth;               /* record_stack's header: depth, reserved */
 	__u32 header_reserved;
-	__u64 ips[RECORD_MAX_USER_DEPTH + RECORD_MAX_STACK_DEPTH];  /* a chunk's reach past the end */
+	__u64 ips[RECORD_MAX_USER_DEPTH + RECORD_STACK_CHUNK + 1];  /* a chunk's reach past the end */
 };
 
 struct {
@@ -437,39 +437,33 @@ static long unwind_step(__u32 index, void *arg)
 	return 0;
 }
 
-/* Stores the walk's frames in `stacks` in chunks (see above), chunk 0
- * last: a reader that finds it finds the others. Its hash, or
+/* store_chunks()'s step for the walk's stack */
+static long unwind_store_chunk(__u32 index, void *arg)
+{
+	__u32 zero = 0;
+	struct unwind_walk *w = bpf_map_lookup_elem(&unwind_walks, &zero);
+
+	if (!w)
+		return 1;
+	return store_chunk(arg, index + 1, w->ips, w->depth, RECORD_MAX_USER_DEPTH - 1);
+}
+
+/* Stores the walk's frames in `stacks` (store_chunks()). Its hash, or
  * RECORD_STACK_MISSED (the map full: the caller copies the stack instead,
  * or walks it by frame pointers off CPU). */
 static __always_inline __u64 unwind_store(struct unwind_walk *w)
 {
-	/* chunk: known to the verifier (config is read-only), and so is
-	 * the count of chunks the loop below may store */
-	__u32 chunk = config.stack_bytes / 8, depth = w->depth;
+	__u32 depth = w->depth;
 	__u64 hash = record_mix(w->hash, depth);
-	long err;
 
-	if (chunk > RECORD_MAX_STACK_DEPTH)
-		chunk = RECORD_MAX_STACK_DEPTH;
-	if (chunk == 0 || depth > RECORD_MAX_USER_DEPTH)
+	if (depth > RECORD_MAX_USER_DEPTH)
 		return RECORD_STACK_MISSED;
 	if (hash <= RECORD_STACK_MISSED)
 		hash += 2;
 	if (bpf_map_lookup_elem(&stacks, &hash))
 		return hash;
-	for (__u32 k = 1; k <= RECORD_MAX_USER_DEPTH / chunk; k++) {
-		__u32 first = k * chunk;
-		if (first >= depth)
-			break;
-		__u64 key = record_mix(hash, k);
-		void *value = &w->ips[(first - 1) & (RECORD_MAX_USER_DEPTH - 1)];
-		err = bpf_map_update_elem(&stacks, &key, value, BPF_NOEXIST);
-		if (err && err != -EEXIST)
-			return RECORD_STACK_MISSED;  /* full: the caller says what it did */
-	}
 	w->header_reserved = 0;
-	err = bpf_map_update_elem(&stacks, &hash, &w->depth, BPF_NOEXIST);
-	if (err && err != -EEXIST)
+	if (store_chunks(hash, &w->depth, depth, unwind_store_chunk))
 		return RECORD_STACK_MISSED;
 	return hash;
 }

@@ -61,7 +61,7 @@ static void record_usage(FILE *out)
 	      "                            interpreter's _PyEval_EvalFrameDefault\n"
 	      "      --lines               Python frames name their line: \"f (file.py:12)\"\n"
 	      "      --stack-storage-size N  distinct stacks and keys kept (default 16384;\n"
-	      "                            65536 when user stacks are walked in the kernel)\n"
+	      "                            131072 when user stacks are walked in the kernel)\n"
 	      "      --perf-max-stack-depth N  frames kept per stack walked in the kernel\n"
 	      "                            (default and most 127; copied user stacks keep\n"
 	      "                            up to 1024)\n\n"

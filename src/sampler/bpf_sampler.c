@@ -345,14 +345,19 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 
 	if (o->stack_storage_size) {
 		err = bpf_map__set_max_entries(s->counts, o->stack_storage_size);
+		/* chunks of stacks: a key's user and kernel stacks, of
+		 * RECORD_STACK_CHUNK frames each, or more */
 		if (!err)
-			err = bpf_map__set_max_entries(s->stacks, o->stack_storage_size);
+			err = bpf_map__set_max_entries(s->stacks, BPF_SAMPLER_CHUNKS_PER_KEY *
+							       o->stack_storage_size);
 	}
 	if (!err && o->counts_size)
 		err = bpf_map__set_max_entries(s->counts, o->counts_size);
 	if (!err)
 		err = bpf_map__set_value_size(s->stacks, offsetof(struct record_stack, ips) +
-					      o->max_stack_depth * sizeof(__u64));
+					      (o->max_stack_depth < RECORD_STACK_CHUNK ?
+					       o->max_stack_depth : RECORD_STACK_CHUNK) *
+					      sizeof(__u64));
 	if (!err && o->pid_count > bpf_map__max_entries(s->pids))
 		err = bpf_map__set_max_entries(s->pids, o->pid_count);
 	if (!err && o->tid_count > bpf_map__max_entries(s->tids))
@@ -363,11 +368,13 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 		err = bpf_map__set_max_entries(s->wakers, BPF_SAMPLER_OFF_CPU_TASKS);
 	if (!err && o->python)
 		err = size_interp_maps(s);
-	/* the kernel's walk: its tables' maps; stacks (1 KB each) take memory
-	 * as they come, not all of it at load (Linux 6.1 allows that in a
-	 * timer's program) */
+	/* the kernel's walk: its tables' maps; stacks and keys (a host's
+	 * worth) take memory as they come, not all of it at load (Linux 6.1
+	 * allows that in a timer's program) */
 	if (!err && kernel_unwinds(o)) {
 		err = bpf_map__set_map_flags(s->stacks, BPF_F_NO_PREALLOC);
+		if (!err)
+			err = bpf_map__set_map_flags(s->counts, BPF_F_NO_PREALLOC);
 		/* tables are written into its memory (kernel_unwind.c) */
 		if (!err)
 			err = bpf_map__set_map_flags(

@@ -50,7 +50,8 @@ struct bpf_sampler_options {
 	uint32_t uid;
 	const char *cgroup_map;       /* pinned hash of cgroup v2 ids, as bcc's --cgroupmap */
 	const char *mntns_map;        /* pinned hash of mount namespace ids, as bcc's --mntnsmap */
-	unsigned stack_storage_size;  /* entries in the counts and stacks maps */
+	unsigned stack_storage_size;  /* keys in the counts map, and chunks of stacks
+				       * for each (BPF_SAMPLER_CHUNKS_PER_KEY) */
 	unsigned max_stack_depth;     /* frames kept per stack, at most 127 */
 	uint64_t slice_ns;            /* key samples by time slices this long; 0: none */
 	uint64_t start_ns;            /* ... from here (CLOCK_MONOTONIC: slice 0);
@@ -105,6 +106,11 @@ struct bpf_sampler_options {
 };
 
 #define BPF_SAMPLER_MAX_STACK_DEPTH 127
+/* Values the stacks map holds for each key the counts map holds: room for
+ * a user stack of 70 frames and a kernel stack of 23 (record.h's
+ * RECORD_STACK_CHUNK frames each), or for several keys that share their
+ * kernel stack. A build's stacks take 1.15 values on average. */
+#define BPF_SAMPLER_CHUNKS_PER_KEY 4
 /* off_cpu: how many tasks may be off CPU at once, timed, and woken but not
  * yet back. Every thread asleep is timed while it sleeps (a busy host has
  * a few thousand); blocks and wakers beyond are counted as lost. */
