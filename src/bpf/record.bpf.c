@@ -54,10 +54,13 @@ struct {
 	__uint(max_entries, 16384);  /* set by --stack-storage-size */
 } counts SEC(".maps");
 
+/* Sized without BTF types: the value (a struct record_stack) is cut to a
+ * chunk's frames, which the kernel would refuse as another size than the
+ * type's (libbpf then makes the map again without them). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, __u64);
-	__type(value, struct record_stack);  /* value size cut to the depth asked for */
+	__uint(key_size, sizeof(__u64));
+	__uint(value_size, sizeof(struct record_stack));  /* cut to a chunk's frames */
 	__uint(max_entries, 16384);
 } stacks SEC(".maps");
 
@@ -122,6 +125,28 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4096);  /* set by user space when copying stacks */
 } samples SEC(".maps");
+
+/*
+ * With the kernel's walk (kernel_unwind), the few samples it leaves to the
+ * copy path (1 to 2 % of a build's) go through this queue instead: whole
+ * buffers, popped by user space a syscall each, with a word in copies_ready
+ * for each to wake it. A ring is mapped into our resident set whole, and
+ * twice over: 2 MB for these few.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(value_size, sizeof(struct record_sample_buffer));
+	__uint(max_entries, 1);  /* set by user space with kernel_unwind */
+} copies SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);  /* 256 words: more than `copies` holds */
+} copies_ready SEC(".maps");
+
+/* Wake user space once this many copies wait (a word is 16 bytes in the
+ * ring), else its poll's timeout reads them. */
+#define COPIES_WAKEUP_BYTES (8 * 16)
 
 /* Where each thread's stack ends, as user space learnt it by unwinding:
  * copies stop there instead of at the end of the mapping (a thread's stack
@@ -531,6 +556,15 @@ static __always_inline void send_user_stack(struct record_key *key, __u32 tid, _
 	sample->stack_size = copied;
 
 	__u64 flags = BPF_RB_NO_WAKEUP;
+	if (config.kernel_unwind) {
+		__u64 ready = 1;
+		if (bpf_ringbuf_query(&copies_ready, BPF_RB_AVAIL_DATA) >= COPIES_WAKEUP_BYTES)
+			flags = BPF_RB_FORCE_WAKEUP;
+		if (bpf_map_push_elem(&copies, buffer, 0) ||
+		    bpf_ringbuf_output(&copies_ready, &ready, sizeof(ready), flags))
+			stat_add(RECORD_STAT_SAMPLES_LOST);
+		return;
+	}
 	if (bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= config.samples_wakeup)
 		flags = BPF_RB_FORCE_WAKEUP;
 	if (bpf_ringbuf_output(&samples, sample, sizeof(*sample) + copied, flags))

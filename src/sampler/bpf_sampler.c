@@ -32,25 +32,28 @@
 #include "machine.h"
 #include "online_cpus.h"
 
-/* The ring of copied stacks (the kernel maps it twice into our address
- * space, so twice its size is in our resident set). When every sample is
- * copied (--unwind=dwarf): 1 MB per online CPU, a power of two from 2 MB to
- * 64 MB; at 997 Hz on 2 busy CPUs, about 5 KB a sample when other
- * programs' threads are sampled too, 2 MB is some 200 ms of samples: time
- * for a flamekit that a loaded machine keeps off the CPU. When the kernel
- * walks the stacks, only what its walk cannot take is copied (1 to 2 % of
- * a build's samples; more while a new program's tables are made, in
- * bursts: 256 KB a CPU lost some in two builds of six): half of that,
- * 1 MB at least. User space is woken when a sixteenth of it is full. */
-static uint32_t samples_ring_bytes(bool kernel_walks)
+/* The ring of copied stacks when every sample is copied (--unwind=dwarf;
+ * the kernel maps it twice into our address space, so twice its size is in
+ * our resident set): 1 MB per online CPU, a power of two from 2 MB to 64
+ * MB; at 997 Hz on 2 busy CPUs, about 5 KB a sample when other programs'
+ * threads are sampled too, 2 MB is some 200 ms of samples: time for a
+ * flamekit that a loaded machine keeps off the CPU. User space is woken
+ * when a sixteenth of it is full. */
+static uint32_t samples_ring_bytes(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	uint32_t per_cpu = kernel_walks ? 512u << 10 : 1u << 20;
-	uint32_t bytes = kernel_walks ? 1u << 20 : 2u << 20;
-	while (bytes < (64u << 20) && cpus > 0 && (uint64_t)bytes < (uint64_t)cpus * per_cpu)
+	uint32_t bytes = 2u << 20;
+	while (bytes < (64u << 20) && cpus > 0 && (uint64_t)bytes < (uint64_t)cpus * (1u << 20))
 		bytes <<= 1;
 	return bytes;
 }
+
+/* When the kernel walks the stacks, the copies of what its walk cannot take
+ * queued at once (record.bpf.c's `copies`, 68 KB each, in the kernel's
+ * memory): 1 to 2 % of a build's samples, more in bursts while a new
+ * program's tables are made, where a ring of 1 MB (about 100 copies) lost
+ * none and one of 512 KB some. */
+#define QUEUED_COPIES 128
 
 struct bpf_sampler {
 	/* One of the two builds of record.bpf.c; see there. */
@@ -79,6 +82,11 @@ struct bpf_sampler {
 	uint64_t generation;                /* what stack_generation holds */
 	struct bpf_map *interp_events;      /* with python */
 	struct bpf_map *unwind_misses;      /* with kernel_unwind */
+	/* with kernel_unwind, copies come through a queue (QUEUED_COPIES),
+	 * read into copy_buffer, not through `samples` */
+	struct bpf_map *copies, *copies_ready;
+	bool queued_copies;
+	struct record_sample_buffer *copy_buffer;
 
 	struct bpf_link **links;     /* one per CPU, and the fork tracer's */
 	size_t link_count;
@@ -397,7 +405,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	/* the kernel's walk reads each mapping's file: CO-RE */
 	bool task_access = o->follow_children || o->mntns_map || o->off_cpu || kfunc ||
 			   kernel_unwinds(o);
-	uint32_t ring_bytes = samples_ring_bytes(kernel_unwinds(o));
+	uint32_t ring_bytes = samples_ring_bytes();
 	struct bpf_sampler *s = NULL;
 	int err;
 
@@ -433,6 +441,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	s->max_stack_depth = o->max_stack_depth;
 	s->copy_user_stacks = o->copy_user_stacks;
 	s->samples_at_once = o->copy_user_stacks && !kernel_unwinds(o);
+	s->queued_copies = o->copy_user_stacks && kernel_unwinds(o);
 	if (!open_object(s, task_access)) {
 		err = error("could not open the BPF object: %s", strerror(errno));
 		goto cleanup;
@@ -447,6 +456,8 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	s->tids = bpf_object__find_map_by_name(s->obj, "tids");
 	s->new_pids = bpf_object__find_map_by_name(s->obj, "new_pids");
 	s->samples = bpf_object__find_map_by_name(s->obj, "samples");
+	s->copies = bpf_object__find_map_by_name(s->obj, "copies");
+	s->copies_ready = bpf_object__find_map_by_name(s->obj, "copies_ready");
 	s->sample_buffers = bpf_object__find_map_by_name(s->obj, "sample_buffers");
 	s->stack_ends = bpf_object__find_map_by_name(s->obj, "stack_ends");
 	s->cgroup_filter = bpf_object__find_map_by_name(s->obj, "cgroup_filter");
@@ -468,7 +479,8 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 		int cpus = libbpf_num_possible_cpus();
 		err = cpus > 0 ? bpf_map__set_max_entries(s->sample_buffers, (unsigned)cpus) : cpus;
 		if (!err)
-			err = bpf_map__set_max_entries(s->samples, ring_bytes);
+			err = s->queued_copies ? bpf_map__set_max_entries(s->copies, QUEUED_COPIES) :
+				bpf_map__set_max_entries(s->samples, ring_bytes);
 		if (err) {
 			err = error("could not size the BPF maps for copied stacks: %s",
 				    strerror(-err));
@@ -743,6 +755,22 @@ static int on_sample_record(void *arg, void *data, size_t size)
 	return s->callbacks->sample(&sample, s->callback_arg) ? -ECANCELED : 0;
 }
 
+/* A copy is queued (copies_ready's word for it): popped and read. */
+static int on_copy_ready(void *arg, void *data, size_t size)
+{
+	struct bpf_sampler *s = arg;
+
+	(void)data, (void)size;
+	if (!s->copy_buffer)
+		s->copy_buffer = fk_malloc(sizeof(*s->copy_buffer));
+	if (bpf_map_lookup_and_delete_elem(bpf_map__fd(s->copies), NULL, s->copy_buffer))
+		return 0;
+	size_t stack_size = s->copy_buffer->sample.stack_size;
+	if (stack_size > sizeof(s->copy_buffer->stack))
+		return 0;
+	return on_sample_record(s, s->copy_buffer, sizeof(s->copy_buffer->sample) + stack_size);
+}
+
 static int map_now(struct bpf_sampler *s, struct bpf_map *map,
 		   ring_buffer_sample_fn on_record, bool *mapped)
 {
@@ -778,9 +806,13 @@ int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks 
 	if (!s->ring) {
 		s->samples_mapped = s->interp_mapped = false;
 		s->ring = ring_buffer__new(bpf_map__fd(s->new_pids), on_new_pid_record, s, NULL);
-		if (s->ring && s->unwind_misses &&
-		    ring_buffer__add(s->ring, bpf_map__fd(s->unwind_misses), on_unwind_miss_record,
-				     s) < 0) {
+		if (s->ring &&
+		    ((s->unwind_misses &&
+		      ring_buffer__add(s->ring, bpf_map__fd(s->unwind_misses),
+				       on_unwind_miss_record, s) < 0) ||
+		     (s->queued_copies &&
+		      ring_buffer__add(s->ring, bpf_map__fd(s->copies_ready), on_copy_ready,
+				       s) < 0))) {
 			ring_buffer__free(s->ring);
 			s->ring = NULL;
 		}
@@ -788,7 +820,7 @@ int bpf_sampler__poll(struct bpf_sampler *s, const struct bpf_sampler_callbacks 
 			return error("could not map the BPF ring buffers: %s", strerror(errno));
 	}
 	int err = 0;
-	if (s->copy_user_stacks)
+	if (s->copy_user_stacks && !s->queued_copies)
 		err = s->samples_at_once ?
 			map_now(s, s->samples, on_sample_record, &s->samples_mapped) :
 			map_when_written(s, s->samples, on_sample_record, &s->samples_mapped);
@@ -1403,6 +1435,8 @@ void bpf_sampler__unmap_rings(struct bpf_sampler *s)
 {
 	ring_buffer__free(s->ring);
 	s->ring = NULL;
+	free(s->copy_buffer);
+	s->copy_buffer = NULL;
 }
 
 void bpf_sampler__free(struct bpf_sampler *s)
