@@ -294,9 +294,13 @@ void record__prepare_sampler(struct record_options *o)
 	if (o->sampler.all_time)  /* a timer sample's CPU time, in us */
 		o->sampler.sample_weight = o->sampler.period ? o->sampler.period / 1000 :
 			(1000000 + o->sampler.frequency / 2) / o->sampler.frequency;
-	if (o->sampler.slice_ns) {  /* slice 0 starts now, in bpf_ktime_get_ns()'s clock */
+	/* slice 0 starts now, in bpf_ktime_get_ns()'s clock; a stack is a key
+	 * per slice: --timeline keeps every slice's keys to the end, --every
+	 * a window's and, at its turn, the next one's (each read of the
+	 * counts map walks all its buckets: every window, three times) */
+	if (o->sampler.slice_ns) {
 		o->sampler.start_ns = monotonic_ns();
-		o->sampler.counts_size = o->sampler.stack_storage_size * 8;
+		o->sampler.counts_size = o->sampler.stack_storage_size * (o->every ? 2 : 8);
 	}
 }
 
