@@ -129,7 +129,7 @@ struct python_walk {
 	__u32 limit, since_checkpoint, power, reserved;
 	struct record_interp_event event;
 	/* what an index masked to 127 may reach past ips[126], and the last
-	 * chunk store_chunks() reads from there */
+	 * chunk store_rest() reads from there */
 	__u64 spare[RECORD_STACK_CHUNK + 1];
 };
 
@@ -232,16 +232,14 @@ static __always_inline bool python_walk(struct python_walk *w,
 	return w->event.stack.depth > 0;
 }
 
-/* store_chunks()'s step for the walk's stack */
-static long python_store_chunk(__u32 index, void *arg)
+/* store_rest() of the walk's stack */
+__noinline int python_store_rest(__u64 hash)
 {
 	__u32 zero = 0;
 	struct python_walk *w = bpf_map_lookup_elem(&python_walks, &zero);
 
-	if (!w)
-		return 1;
-	return store_chunk(arg, index + 1, w->event.stack.ips, w->event.stack.depth,
-			   RECORD_MAX_STACK_DEPTH);
+	return w ? store_rest(hash, w->event.stack.ips, w->event.stack.depth,
+			      RECORD_MAX_STACK_DEPTH) : -EINVAL;
 }
 
 /*
@@ -282,7 +280,7 @@ static __always_inline __u64 python_stack(__u32 pid, __u32 tid, __u64 now)
 		hash += 2;
 	if (bpf_map_lookup_elem(&stacks, &hash))
 		return hash;
-	if (store_chunks(hash, &event->stack, depth, python_store_chunk)) {
+	if (store_first(hash, &event->stack, depth > stack_chunk() ? python_store_rest(hash) : 0)) {
 		stat_add(RECORD_STAT_STACKS_FULL);
 		return RECORD_STACK_MISSED;
 	}

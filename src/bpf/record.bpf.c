@@ -65,7 +65,7 @@ struct {
 } stacks SEC(".maps");
 
 /* A stack bpf_get_stack() reads, with room past its frames for the last
- * chunk store_chunks() reads. */
+ * chunk store_rest() reads. */
 struct stack_scratch {
 	struct record_stack stack;
 	__u64 spare[RECORD_STACK_CHUNK + 1];
@@ -257,67 +257,61 @@ static __always_inline __u32 stack_chunk(void)
 	return chunk < RECORD_STACK_CHUNK ? chunk : RECORD_STACK_CHUNK;
 }
 
-/* A stack's chunks being stored: its hash, and the first error. */
-struct chunks_stored {
-	__u64 hash;
-	long err;
-};
-
-/* Stores chunk k >= 1 of a stack of depth frames at ips, in a map value
- * with room for a chunk's frames past ips[mask] (mask + 1: the most
- * frames, a power of two), under record_mix(hash, k). It is stored from
- * ips[k * chunk - 1], whose 8 bytes stand in the header's place (the frame
- * before, which a reader of chunk k ignores). For bpf_loop(): 0, go on. */
-static __always_inline long store_chunk(struct chunks_stored *c, __u32 k, __u64 *ips,
-					__u32 depth, __u32 mask)
-{
-	__u32 first = k * stack_chunk();
-
-	if (first == 0 || first >= depth)
-		return 1;
-	__u64 key = record_mix(c->hash, k);
-	long err = bpf_map_update_elem(&stacks, &key, &ips[(first - 1) & mask], BPF_NOEXIST);
-	if (err && err != -EEXIST) {
-		c->err = err;
-		return 1;
-	}
-	return 0;
-}
-
 /*
- * Stores a stack of depth frames under hash in `stacks`, in values of a
- * chunk's frames: chunks 1 and on by bpf_loop(step) (a step for each
- * buffer a stack is built in: it finds the buffer and calls
- * store_chunk()), then the first, its header (depth) and frames, under hash
- * itself, so that a reader that finds it finds the rest. A loop here
- * instead, in each of the program's stores, is too many branches for the
- * verifier. 0, or the error of the update that failed (the map full).
+ * Stacks are stored in values of a chunk's frames: chunk k >= 1 under
+ * record_mix(hash, k) (store_rest()), then the first, its header (depth)
+ * and frames, under hash itself (store_first()), so that a reader that
+ * finds it finds the rest.
+ *
+ * Stores chunks 1 and on of a stack of depth frames at ips, in a map value
+ * with room for a chunk's frames past ips[mask] (mask + 1: the most
+ * frames, a power of two). Chunk k is stored from ips[k * chunk - 1],
+ * whose 8 bytes stand in the header's place (the frame before, which a
+ * reader of chunk k ignores). 0, or the error of the update that failed
+ * (the map full). Called from a global function for each buffer a stack
+ * is built in (store_scratch_rest() ...): the verifier checks those once,
+ * not at every store on every path of every program, as it does inlined
+ * code (too many branches) and bpf_loop()'s steps (do_sample took 115 ms
+ * to load with those, 50 ms with these).
  */
-static __always_inline long store_chunks(__u64 hash, void *header, __u32 depth, void *step)
+static __always_inline int store_rest(__u64 hash, __u64 *ips, __u32 depth, __u32 mask)
 {
-	struct chunks_stored c = { hash, 0 };
 	__u32 chunk = stack_chunk();
 
 	if (chunk == 0)
 		return -EINVAL;
-	if (depth > chunk)
-		bpf_loop((depth - 1) / chunk, step, &c, 0);
-	if (c.err)
-		return c.err;
+	if (depth > mask + 1)
+		depth = mask + 1;  /* (the loop's bound, to the verifier) */
+	for (__u32 k = 1; k <= mask + 1; k++) {
+		__u32 first = k * chunk;
+		if (first >= depth)
+			break;
+		__u64 key = record_mix(hash, k);
+		long err = bpf_map_update_elem(&stacks, &key, &ips[(first - 1) & mask], BPF_NOEXIST);
+		if (err && err != -EEXIST)
+			return err;
+	}
+	return 0;
+}
+
+/* The first chunk, once the rest is stored (rest: 0, or store_rest()'s
+ * error); 0, or the error. */
+static __always_inline long store_first(__u64 hash, void *header, long rest)
+{
+	if (rest)
+		return rest;
 	long err = bpf_map_update_elem(&stacks, &hash, header, BPF_NOEXIST);
 	return err == -EEXIST ? 0 : err;
 }
 
-/* store_chunks()'s step for a stack in `scratch` */
-static long store_scratch_chunk(__u32 index, void *arg)
+/* store_rest() of the stack in `scratch` */
+__noinline int store_scratch_rest(__u64 hash)
 {
 	__u32 zero = 0;
 	struct stack_scratch *scratched = bpf_map_lookup_elem(&scratch, &zero);
 
-	if (!scratched)
-		return 1;
-	return store_chunk(arg, index + 1, scratched->stack.ips, scratched->stack.depth,
-			   RECORD_MAX_STACK_DEPTH);
+	return scratched ? store_rest(hash, scratched->stack.ips, scratched->stack.depth,
+				      RECORD_MAX_STACK_DEPTH) : -EINVAL;
 }
 
 /* Reads one stack into the CPU's scratch buffer, stores it in `stacks`
@@ -353,7 +347,7 @@ static __always_inline __u64 store_stack(void *ctx, __u64 flags)
 		hash += 2;
 	if (bpf_map_lookup_elem(&stacks, &hash))
 		return hash;
-	if (store_chunks(hash, stack, stack->depth, store_scratch_chunk)) {
+	if (store_first(hash, stack, stack->depth > stack_chunk() ? store_scratch_rest(hash) : 0)) {
 		stat_add(RECORD_STAT_STACKS_FULL);
 		return RECORD_STACK_MISSED;
 	}

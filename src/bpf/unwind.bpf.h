@@ -437,18 +437,16 @@ static long unwind_step(__u32 index, void *arg)
 	return 0;
 }
 
-/* store_chunks()'s step for the walk's stack */
-static long unwind_store_chunk(__u32 index, void *arg)
+/* store_rest() of the walk's stack */
+__noinline int unwind_store_rest(__u64 hash)
 {
 	__u32 zero = 0;
 	struct unwind_walk *w = bpf_map_lookup_elem(&unwind_walks, &zero);
 
-	if (!w)
-		return 1;
-	return store_chunk(arg, index + 1, w->ips, w->depth, RECORD_MAX_USER_DEPTH - 1);
+	return w ? store_rest(hash, w->ips, w->depth, RECORD_MAX_USER_DEPTH - 1) : -EINVAL;
 }
 
-/* Stores the walk's frames in `stacks` (store_chunks()). Its hash, or
+/* Stores the walk's frames in `stacks` (store_rest(), store_first()). Its hash, or
  * RECORD_STACK_MISSED (the map full: the caller copies the stack instead,
  * or walks it by frame pointers off CPU). */
 static __always_inline __u64 unwind_store(struct unwind_walk *w)
@@ -463,7 +461,7 @@ static __always_inline __u64 unwind_store(struct unwind_walk *w)
 	if (bpf_map_lookup_elem(&stacks, &hash))
 		return hash;
 	w->header_reserved = 0;
-	if (store_chunks(hash, &w->depth, depth, unwind_store_chunk))
+	if (store_first(hash, &w->depth, depth > stack_chunk() ? unwind_store_rest(hash) : 0))
 		return RECORD_STACK_MISSED;
 	return hash;
 }
