@@ -90,9 +90,20 @@ struct named_address {
 	enum symbol_miss miss;
 };
 
+/* mapping_at()'s last answer in a process's own mappings: the same for any
+ * address in [low, high) of that process, while its mappings are as they
+ * were (generation), at the same time. A stack's frames are mostly in one
+ * binary, and a process maps dozens (a scan from the last learnt). */
+struct mapping_hit {
+	const struct process *process;
+	uint64_t generation, time, low, high;
+	size_t index;
+};
+
 struct process_symbols {
 	struct pid_table processes;  /* of struct process */
 	struct process *last_process;  /* process_for()'s last answer (records never move) */
+	struct mapping_hit last_hit;   /* NULL process: none (the records it names may go) */
 	struct named_address *named;   /* NAME_SLOTS of them, once a lookup made one */
 	size_t named_since_release;  /* binary__name() calls since the pages were given back */
 	uint64_t jvm_turns_seen;     /* when process_symbols__ask_jvms() last went through (ns) */
@@ -444,16 +455,31 @@ static struct process *forked_from(struct process_symbols *ps, const struct proc
 static struct mapping *mapping_at(struct process_symbols *ps, struct process *p, uint64_t addr,
 				  uint64_t time)
 {
+	const struct mapping_hit *hit = &ps->last_hit;
+	if (p && hit->process == p && hit->generation == p->generation && hit->time == time &&
+	    addr >= hit->low && addr < hit->high)
+		return &p->mappings[hit->index];
 	for (unsigned depth = 0; p && depth < FORK_DEPTH; depth++) {
 		uint64_t epoch = process__epoch(p, time);
+		/* where a mapping learnt later begins or ends beside addr */
+		uint64_t low = 0, high = UINT64_MAX;
 		for (size_t i = p->mapping_count; i > 0; i--) {
 			struct mapping *m = &p->mappings[i - 1];
-			if (addr >= m->start && addr < m->end && m->time <= time &&
-			    m->time >= epoch) {
+			if (m->time > time || m->time < epoch)
+				continue;
+			if (addr >= m->start && addr < m->end) {
 				if (depth > 0)
 					mapping__open(ps, p->pid, m);
+				else
+					ps->last_hit = (struct mapping_hit){
+						p, p->generation, time, low > m->start ? low : m->start,
+						high < m->end ? high : m->end, i - 1 };
 				return m;
 			}
+			if (m->end <= addr && m->end > low)
+				low = m->end;
+			else if (m->start > addr && m->start < high)
+				high = m->start;
 		}
 		p = forked_from(ps, p, &time);
 	}
@@ -563,6 +589,7 @@ void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before)
 {
 	settle_forks(ps, before);
 	ps->last_process = NULL;
+	ps->last_hit.process = NULL;
 	pid_table__remove_if(&ps->processes, exited_before, &before, process__free);
 	forget_unused_paths(ps);
 }
