@@ -252,9 +252,7 @@ static __always_inline __u64 stack_hash_start(__u64 seed)
  * read-only). */
 static __always_inline __u32 stack_chunk(void)
 {
-	__u32 chunk = config.stack_bytes / 8;
-
-	return chunk < RECORD_STACK_CHUNK ? chunk : RECORD_STACK_CHUNK;
+	return record_chunk_frames(config.stack_bytes / 8);
 }
 
 /*

@@ -25,6 +25,13 @@
  * all 127 frames took 2 KB while most stacks have fewer than 24 (a
  * build's: 86 % of them), and a varied host-wide run filled the map. */
 #define RECORD_STACK_CHUNK 23
+
+/* Frames a value of `stacks` holds when stacks keep up to depth frames
+ * (user space sizes the map's values with it; the BPF side stores by it). */
+static inline __u32 record_chunk_frames(__u32 depth)
+{
+	return depth < RECORD_STACK_CHUNK ? depth : RECORD_STACK_CHUNK;
+}
 #define RECORD_COMM_LEN 16
 
 /* Values of record_key.user_stack / kernel_stack that are not hashes. */

@@ -363,8 +363,7 @@ static int size_maps(struct bpf_sampler *s, const struct bpf_sampler_options *o)
 		err = bpf_map__set_max_entries(s->counts, o->counts_size);
 	if (!err)
 		err = bpf_map__set_value_size(s->stacks, offsetof(struct record_stack, ips) +
-					      (o->max_stack_depth < RECORD_STACK_CHUNK ?
-					       o->max_stack_depth : RECORD_STACK_CHUNK) *
+					      record_chunk_frames(o->max_stack_depth) *
 					      sizeof(__u64));
 	if (!err && o->pid_count > bpf_map__max_entries(s->pids))
 		err = bpf_map__set_max_entries(s->pids, o->pid_count);
@@ -765,10 +764,8 @@ static int on_copy_ready(void *arg, void *data, size_t size)
 		s->copy_buffer = fk_malloc(sizeof(*s->copy_buffer));
 	if (bpf_map_lookup_and_delete_elem(bpf_map__fd(s->copies), NULL, s->copy_buffer))
 		return 0;
-	size_t stack_size = s->copy_buffer->sample.stack_size;
-	if (stack_size > sizeof(s->copy_buffer->stack))
-		return 0;
-	return on_sample_record(s, s->copy_buffer, sizeof(s->copy_buffer->sample) + stack_size);
+	/* (on_sample_record() checks the copy's size against the buffer's) */
+	return on_sample_record(s, s->copy_buffer, sizeof(*s->copy_buffer));
 }
 
 static int map_now(struct bpf_sampler *s, struct bpf_map *map,
