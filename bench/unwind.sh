@@ -22,7 +22,9 @@
 # build slowdown, the share of cc1's samples whole from _start through
 # main, and lost; beside perf and, with LIBBPF_TOOLS_PROFILE (bcc's
 # libbpf-tools `profile`, built outside this repository against Debian's
-# libbpf), the BPF profiler that counts in the kernel by frame pointers.
+# libbpf), the BPF profiler that counts in the kernel by frame pointers;
+# BUILD_TOOLS="flamekit libbpf-tools" runs only those (perf's `perf script`
+# of the builds takes about 20 minutes a run here).
 # Each run prints its own row on stderr (the first flamekit run builds its
 # unwind tables, FLAMEKIT_CACHE_DIR is fresh; later ones read them).
 #
@@ -165,6 +167,8 @@ else
 	echo "(libbpf-tools profile skipped: set LIBBPF_TOOLS_PROFILE)"
 fi
 for tool in "${build_tools[@]}"; do
+	# BUILD_TOOLS: only these (perf's `perf script` of the builds takes about 20 minutes a run)
+	[[ " ${BUILD_TOOLS:-${build_tools[*]}} " == *" $tool "* ]] || continue
 	rows=()
 	for rep in $(seq "$BUILD_REPS"); do
 		prefix=$work/build-$tool.$rep
