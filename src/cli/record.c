@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "record.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 
 #include "../sampler/event_spec.h"
@@ -239,6 +240,13 @@ int cmd_record(int argc, char **argv)
 {
 	struct record_options o;
 
+	/* Arrays of 128 KB and more (the profile's stacks, a binary's names)
+	 * each in a mapping of its own, as glibc starts: grown in place by
+	 * mremap(), and given back whole when freed. glibc raises the bound to
+	 * the size of each such array freed (an unwind table built, 1 to 24
+	 * MB), after which arrays grown by doubling were copied in the heap and
+	 * left their old copies resident: 1 MB of the peak of three builds. */
+	mallopt(M_MMAP_THRESHOLD, 128 << 10);
 	record_options__init(&o);
 	int parsed = record_options__parse(&o, argc, argv);
 	if (parsed > 0)
