@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -211,6 +212,23 @@ static int fill_set(struct bpf_map *map, const uint32_t *ids, size_t count, cons
 			return error("could not add %s %u to the filter: %s", what, ids[i],
 				     strerror(errno));
 	return 0;
+}
+
+/* The object's ELF, in our binary's read-only data, once libbpf has loaded
+ * it (it reads the ELF at the open, and copies what it keeps): its pages
+ * given back to the page cache, read from our binary again if touched.
+ * 360 KB of the resident set for the whole run otherwise. */
+static void release_object_bytes(const struct bpf_sampler *s)
+{
+	size_t size;
+	const void *bytes = s->task ? record_task_bpf__elf_bytes(&size) :
+		record_bpf__elf_bytes(&size);
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)bytes + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)bytes + size) & ~(page - 1);
+
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
 /* Opens the build of record.bpf.c the options need; NULL with errno set. */
@@ -515,6 +533,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 		err = explain_load_failure(err);
 		goto cleanup;
 	}
+	release_object_bytes(s);
 	if (fill_set(s->pids, o->pids, o->pid_count, "pid") < 0 ||
 	    fill_set(s->tids, o->tids, o->tid_count, "tid") < 0) {
 		err = -1;
