@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -26,6 +25,7 @@
 #include "record_task.skel.h"
 #include "../lib/error.h"
 #include "../lib/index_table.h"
+#include "../lib/pages.h"
 #include "../lib/pid_table.h"
 #include "../lib/sysctl.h"
 #include "../lib/xalloc.h"
@@ -223,12 +223,8 @@ static void release_object_bytes(const struct bpf_sampler *s)
 	size_t size;
 	const void *bytes = s->task ? record_task_bpf__elf_bytes(&size) :
 		record_bpf__elf_bytes(&size);
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t start = ((uintptr_t)bytes + page - 1) & ~(page - 1);
-	uintptr_t end = ((uintptr_t)bytes + size) & ~(page - 1);
 
-	if (end > start)
-		madvise((void *)start, end - start, MADV_DONTNEED);
+	pages__give_back(bytes, size);
 }
 
 /* Opens the build of record.bpf.c the options need; NULL with errno set. */

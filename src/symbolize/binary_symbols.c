@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -17,6 +16,7 @@
 #include "../lib/buf.h"
 #include "../lib/cache_dir.h"
 #include "../lib/index_table.h"
+#include "../lib/pages.h"
 #include "../lib/upper_bound.h"
 #include "../lib/xalloc.h"
 #include "debuginfo.h"
@@ -124,13 +124,10 @@ static bool in_file_mapping(const void *addr)
 static void release_elf_pages(Elf *elf)
 {
 	size_t size;
-	char *raw = elf ? elf_rawfile(elf, &size) : NULL;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	const char *raw = elf ? elf_rawfile(elf, &size) : NULL;
 
-	if (!raw || size == 0)
-		return;
-	uintptr_t start = (uintptr_t)raw & ~(page - 1);
-	madvise((void *)start, size + ((uintptr_t)raw - start), MADV_DONTNEED);
+	if (raw)
+		pages__give_back(raw, size);
 }
 
 /* Lets go of the symbols binary__load_symbols() read or mapped. */

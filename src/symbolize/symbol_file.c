@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../lib/cache_dir.h"
+#include "../lib/pages.h"
 #include "../lib/upper_bound.h"
 #include "../lib/xalloc.h"
 
@@ -131,6 +132,5 @@ void symbol_file__release_pages(struct symbol_file *f)
 {
 	if (!f->mapped)
 		return;
-	/* the mapping starts on a page */
-	madvise(f->bytes, f->size, MADV_DONTNEED);
+	pages__give_back(f->bytes, f->size);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../lib/index_table.h"
+#include "../lib/pages.h"
 #include "../lib/pid_table.h"
 #include "../lib/xalloc.h"
 #include "debuginfo.h"
@@ -504,8 +505,8 @@ void user_unwinder__release_pages(struct user_unwinder *u)
 	/* (the first page holds the header made headless: our own copy) */
 	for (size_t i = 0; i < u->headless_count; i++)
 		if (u->headless[i].elf && u->headless[i].size > page)
-			madvise((char *)u->headless[i].image + page, u->headless[i].size - page,
-				MADV_DONTNEED);
+			pages__give_back((char *)u->headless[i].image + page,
+					 u->headless[i].size - page);
 }
 
 static bool process__has_module(const struct unwind_process *p, const struct process_module *m)
