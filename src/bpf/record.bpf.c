@@ -85,6 +85,25 @@ struct {
 	__uint(max_entries, RECORD_STATS);
 } stats SEC(".maps");
 
+/* The time this CPU's programs spent since window_start (a window of
+ * RECORD_BUDGET_WINDOW_NS): past config.cpu_budget_ns, what they would
+ * take until the window ends is dropped and counted. A walk of a stack
+ * without frame pointers takes microseconds; at -F 100000 (10 us apart)
+ * its samples left the CPU nothing else, and the machine stalled for
+ * minutes. So flamekit is throttled as the kernel throttles perf's own
+ * sampling, by the same share (kernel.perf_cpu_time_max_percent). */
+struct cpu_time {
+	__u64 window_start;
+	__u64 spent;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct cpu_time);
+	__uint(max_entries, 1);
+} cpu_times SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__type(key, __u32);
@@ -204,6 +223,35 @@ static __always_inline void stat_add_n(__u32 which, __u64 n)
 static __always_inline void stat_add(__u32 which)
 {
 	stat_add_n(which, 1);
+}
+
+/* 1 when this CPU's programs have spent their budget for the window that
+ * holds now (counted in stats[which]: what is dropped), else 0. */
+static __always_inline int over_budget(__u64 now, __u32 which)
+{
+	__u32 zero = 0;
+	struct cpu_time *t;
+
+	if (!config.cpu_budget_ns || !(t = bpf_map_lookup_elem(&cpu_times, &zero)))
+		return 0;
+	if (now - t->window_start >= RECORD_BUDGET_WINDOW_NS) {
+		t->window_start = now;
+		t->spent = 0;
+	}
+	if (t->spent < config.cpu_budget_ns)
+		return 0;
+	stat_add(which);
+	return 1;
+}
+
+/* Charges this CPU's budget with the time since began. */
+static __always_inline void charge_budget(__u64 began)
+{
+	__u32 zero = 0;
+	struct cpu_time *t;
+
+	if (config.cpu_budget_ns && (t = bpf_map_lookup_elem(&cpu_times, &zero)))
+		t->spent += bpf_ktime_get_ns() - began;
 }
 
 /* Adds weight to key's count (a timer sample adds 1, a block its
@@ -677,8 +725,10 @@ static __always_inline int sample_current(void *ctx, bool sampled)
 			return 0;
 	}
 
-	stat_add(RECORD_STAT_SAMPLES);
 	__u64 now = bpf_ktime_get_ns();
+	if (over_budget(now, RECORD_STAT_OVER_BUDGET))
+		return 0;
+	stat_add(RECORD_STAT_SAMPLES);
 	key.pid = pid;
 	if (config.per_thread)
 		key.tid = tid;
@@ -692,11 +742,12 @@ static __always_inline int sample_current(void *ctx, bool sampled)
 	if (config.notify_new_pids && pid != 0)
 		note_new_pid(pid);
 	/* user space counts the samples whose user stack it unwinds */
-	if (config.user_stacks && config.copy_user_stacks && copy_user_stack(&key, tid, now))
-		return 0;
-	if (config.user_stacks && !config.copy_user_stacks)
-		key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
-	count_key(&key, config.sample_weight ? config.sample_weight : 1);
+	if (!(config.user_stacks && config.copy_user_stacks && copy_user_stack(&key, tid, now))) {
+		if (config.user_stacks && !config.copy_user_stacks)
+			key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
+		count_key(&key, config.sample_weight ? config.sample_weight : 1);
+	}
+	charge_budget(now);
 	return 0;
 }
 
@@ -773,6 +824,8 @@ static __always_inline void task_leaves(void *ctx, bool preempt, struct task_str
 		return;
 	if (config.kernel_threads_only && !(flags & PF_KTHREAD))
 		return;
+	if (over_budget(now, RECORD_STAT_OVER_BUDGET))
+		return;
 
 	struct record_blocked b = {};
 	b.time = now;
@@ -834,6 +887,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 
 	task_returns(next, now);
 	task_leaves(ctx, preempt, prev, now);
+	charge_budget(now);
 	return 0;
 }
 
@@ -851,6 +905,9 @@ int BPF_PROG(on_waking, struct task_struct *p)
 
 	if (!bpf_map_lookup_elem(&blocked, &tid))
 		return 0;
+	__u64 now = bpf_ktime_get_ns();
+	if (over_budget(now, RECORD_STAT_WAKERS_OVER_BUDGET))
+		return 0;
 	struct record_waker w = {};
 	w.pid = bpf_get_current_pid_tgid() >> 32;
 	bpf_get_current_comm(w.comm, sizeof(w.comm));
@@ -862,6 +919,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
 		note_new_pid(w.pid);
 	if (bpf_map_update_elem(&wakers, &tid, &w, BPF_ANY))
 		stat_add(RECORD_STAT_WAKERS_FULL);
+	charge_budget(now);
 	return 0;
 }
 #endif

@@ -152,6 +152,9 @@ enum record_stat {
 	RECORD_STAT_BLOCKED_FULL,  /* a block not timed: `blocked` had no room */
 	RECORD_STAT_WAKERS_FULL,   /* a waker not kept: `wakers` had no room */
 	RECORD_STAT_EVENTS,        /* -e: events that passed the filters, kept or not (-c) */
+	RECORD_STAT_OVER_BUDGET,   /* a sample not taken, a block not timed: the CPU's
+				    * programs had spent config.cpu_budget_ns */
+	RECORD_STAT_WAKERS_OVER_BUDGET,  /* a waker not kept, for the same reason */
 	/* interpreter frames (python.bpf.h): samples of an interpreter's
 	 * threads whose walk ended early, by why */
 	RECORD_STAT_PYTHON_NO_THREAD,  /* the thread's state was not known (yet) */
@@ -220,7 +223,15 @@ struct record_config {
 	 * waker stacks) walked by frame pointers */
 	__u8 kernel_unwind;
 	__u8 reserved2[5];
+	/* the time the programs may spend on a CPU in each window of
+	 * RECORD_BUDGET_WINDOW_NS (0: no bound); what they would take past it
+	 * is dropped and counted (RECORD_STAT_OVER_BUDGET) */
+	__u64 cpu_budget_ns;
 };
+
+/* The window a CPU's budget is counted in: short enough that a rate the
+ * machine cannot carry costs it no more than a moment of a storm. */
+#define RECORD_BUDGET_WINDOW_NS 10000000ULL
 
 /*
  * Interpreter frames. CPython 3.11+ keeps its frames on a stack of its own

@@ -333,38 +333,50 @@ struct sampled_profile_options record__naming(const struct record_options *o, bo
 void record__report_stats(const struct record_options *o, const struct bpf_sampler_stats *s,
 			  size_t stacks, double elapsed, const char *why_empty)
 {
+	bool blocks = o->sampler.all_time || o->sampler.off_cpu;
+	uint64_t lost = s->dropped + s->stacks_lost + s->over_budget +
+			(blocks ? s->blocks_lost : s->copies_lost);
+
 	if (o->sampler.all_time)
 		fprintf(stderr, "flamekit: %" PRIu64 " samples and blocks, %" PRIu64 " us off CPU, "
 			"%" PRIu64 " distinct stacks in %.1f s; %" PRIu64 " lost\n", s->samples,
-			s->off_cpu_us, (uint64_t)stacks, elapsed,
-			s->dropped + s->stacks_lost + s->blocks_lost);
+			s->off_cpu_us, (uint64_t)stacks, elapsed, lost);
 	else if (o->sampler.off_cpu)
 		fprintf(stderr, "flamekit: %" PRIu64 " blocks, %" PRIu64 " us off CPU, %" PRIu64
 			" distinct stacks in %.1f s; %" PRIu64 " lost\n", s->samples,
-			s->off_cpu_us, (uint64_t)stacks, elapsed,
-			s->dropped + s->stacks_lost + s->blocks_lost);
+			s->off_cpu_us, (uint64_t)stacks, elapsed, lost);
 	else if (o->sampler.event && o->sampler.event->kind != EVENT_PERF)
 		fprintf(stderr, "flamekit: %" PRIu64 " %s events, %" PRIu64 " kept (%s), %" PRIu64
 			" distinct stacks in %.1f s; %" PRIu64 " lost\n", s->events,
 			o->sampler.event->text, s->samples,
 			o->sampler.event_every > 1 ? "samples" : "every one",
-			(uint64_t)stacks, elapsed,
-			s->dropped + s->stacks_lost + s->copies_lost);
+			(uint64_t)stacks, elapsed, lost);
 	else if (o->sampler.event)
 		fprintf(stderr, "flamekit: %" PRIu64 " %s %s, %" PRIu64 " distinct stacks in "
 			"%.1f s; %" PRIu64 " lost\n", s->samples, o->sampler.event->text,
 			o->sampler.event_every > 1 ? "samples" : "events",
-			(uint64_t)stacks, elapsed,
-			s->dropped + s->stacks_lost + s->copies_lost);
+			(uint64_t)stacks, elapsed, lost);
 	else
 		fprintf(stderr, "flamekit: %" PRIu64 " samples, %" PRIu64 " distinct stacks in "
 			"%.1f s; %" PRIu64 " lost\n", s->samples, (uint64_t)stacks,
-			elapsed, s->dropped + s->stacks_lost + s->copies_lost);
+			elapsed, lost);
 	if (why_empty)
 		warning("%s", why_empty);
 	if (s->blocks_lost)
 		warning("%" PRIu64 " blocks not timed: more tasks were off CPU at once than "
 			"flamekit keeps (%d)", s->blocks_lost, BPF_SAMPLER_OFF_CPU_TASKS);
+	if (s->over_budget)
+		warning("%" PRIu64 " %s: flamekit's BPF programs had taken their %u%% of a CPU's "
+			"time (kernel.perf_cpu_time_max_percent, the kernel's bound on perf's "
+			"sampling); %s", s->over_budget,
+			o->sampler.all_time ? "samples and blocks dropped" :
+			o->sampler.off_cpu ? "blocks not timed" : "samples dropped",
+			s->cpu_budget_percent, o->sampler.off_cpu && !o->sampler.all_time ?
+			"record fewer tasks (-p, -t, --state)" : "lower -F");
+	if (s->wakers_over_budget)
+		warning("%" PRIu64 " wakers not kept: flamekit's BPF programs had taken their "
+			"%u%% of a CPU's time (kernel.perf_cpu_time_max_percent)",
+			s->wakers_over_budget, s->cpu_budget_percent);
 	if (s->wakers_lost)
 		warning("%" PRIu64 " wakers not kept: more tasks were woken at once than "
 			"flamekit keeps (%d)", s->wakers_lost, BPF_SAMPLER_OFF_CPU_TASKS);

@@ -88,6 +88,7 @@ struct bpf_sampler {
 	struct bpf_map *copies, *copies_ready;
 	bool queued_copies;
 	struct record_sample_buffer *copy_buffer;
+	unsigned cpu_budget_percent;        /* of a CPU's time the programs may take; 0: all */
 
 	struct bpf_link **links;     /* one per CPU, and the fork tracer's */
 	size_t link_count;
@@ -267,9 +268,20 @@ static bool kernel_unwinds(const struct bpf_sampler_options *o)
 	return o->kernel_unwind && o->user_stacks && (o->copy_user_stacks || o->off_cpu);
 }
 
+/* The share of a CPU's time (percent) the programs may take: the kernel's
+ * bound on perf's sampling, kernel.perf_cpu_time_max_percent (25 unless
+ * set; 0 or 100 there: no bound, as for perf), or 25 when unreadable. */
+static unsigned cpu_budget_percent(void)
+{
+	long percent = 25;
+
+	sysctl__read_long("kernel.perf_cpu_time_max_percent", &percent);
+	return percent > 0 && percent < 100 ? (unsigned)percent : 0;
+}
+
 /* The options as the kernel side's const volatile knobs. */
 static void set_config(struct record_config *c, const struct bpf_sampler_options *o,
-		       uint32_t ring_bytes)
+		       uint32_t ring_bytes, unsigned budget_percent)
 {
 	c->stack_bytes = o->max_stack_depth * sizeof(__u64);
 	c->user_stacks = o->user_stacks;
@@ -303,6 +315,7 @@ static void set_config(struct record_config *c, const struct bpf_sampler_options
 	c->python_lines = o->python_lines;
 	/* perf events: the kernel's sample_period keeps one in N */
 	c->event_every = o->event && o->event->kind != EVENT_PERF ? o->event_every : 0;
+	c->cpu_budget_ns = RECORD_BUDGET_WINDOW_NS * budget_percent / 100;
 }
 
 /* The program for -e's event, by its kind; NULL for the timer and perf events. */
@@ -479,7 +492,8 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	s->wakers = bpf_object__find_map_by_name(s->obj, "wakers");
 	s->stack_generation = bpf_object__find_map_by_name(s->obj, "stack_generation");
 	s->interp_events = o->python ? bpf_object__find_map_by_name(s->obj, "interp_events") : NULL;
-	set_config(s->config, o, ring_bytes);
+	s->cpu_budget_percent = cpu_budget_percent();
+	set_config(s->config, o, ring_bytes, s->cpu_budget_percent);
 
 	err = size_maps(s, o);
 	if (err) {
@@ -1425,6 +1439,9 @@ int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
 	stats->off_cpu_us = sums[RECORD_STAT_OFF_CPU_US];
 	stats->blocks_lost = sums[RECORD_STAT_BLOCKED_FULL];
 	stats->wakers_lost = sums[RECORD_STAT_WAKERS_FULL];
+	stats->over_budget = sums[RECORD_STAT_OVER_BUDGET];
+	stats->wakers_over_budget = sums[RECORD_STAT_WAKERS_OVER_BUDGET];
+	stats->cpu_budget_percent = s->cpu_budget_percent;
 	stats->events = sums[RECORD_STAT_EVENTS];
 	stats->dropped = sums[RECORD_STAT_COUNTS_FULL];
 	stats->stacks_lost = sums[RECORD_STAT_STACKS_FULL] + sums[RECORD_STAT_STACK_ERRORS];
