@@ -85,13 +85,17 @@ struct {
 	__uint(max_entries, RECORD_STATS);
 } stats SEC(".maps");
 
-/* The time this CPU's programs spent since window_start (a window of
- * RECORD_BUDGET_WINDOW_NS): past config.cpu_budget_ns, what they would
- * take until the window ends is dropped and counted. A walk of a stack
- * without frame pointers takes microseconds; at -F 100000 (10 us apart)
- * its samples left the CPU nothing else, and the machine stalled for
- * minutes. So flamekit is throttled as the kernel throttles perf's own
- * sampling, by the same share (kernel.perf_cpu_time_max_percent). */
+/* The time this CPU's sampling interrupts spent since window_start (a
+ * window of RECORD_BUDGET_WINDOW_NS): past config.cpu_budget_ns, the
+ * samples they would take until the window ends are dropped and counted.
+ * A walk of a stack without frame pointers takes microseconds; at -F
+ * 100000 (10 us apart) the samples left the CPU nothing else, and the
+ * machine stalled for minutes. So flamekit's sampling is throttled as the
+ * kernel throttles perf's, by the same share (user space sets the budget
+ * from kernel.perf_cpu_time_max_percent, for the timer and hardware
+ * events only: traced events and software events such as page faults come
+ * in the task that makes them, cannot stall the machine that way, and are
+ * counted exactly). */
 struct cpu_time {
 	__u64 window_start;
 	__u64 spent;
@@ -225,9 +229,9 @@ static __always_inline void stat_add(__u32 which)
 	stat_add_n(which, 1);
 }
 
-/* 1 when this CPU's programs have spent their budget for the window that
- * holds now (counted in stats[which]: what is dropped), else 0. */
-static __always_inline int over_budget(__u64 now, __u32 which)
+/* 1 when this CPU's samples have spent their budget for the window that
+ * holds now (counted: one more sample dropped), else 0. */
+static __always_inline int over_budget(__u64 now)
 {
 	__u32 zero = 0;
 	struct cpu_time *t;
@@ -240,7 +244,7 @@ static __always_inline int over_budget(__u64 now, __u32 which)
 	}
 	if (t->spent < config.cpu_budget_ns)
 		return 0;
-	stat_add(which);
+	stat_add(RECORD_STAT_OVER_BUDGET);
 	return 1;
 }
 
@@ -726,7 +730,7 @@ static __always_inline int sample_current(void *ctx, bool sampled)
 	}
 
 	__u64 now = bpf_ktime_get_ns();
-	if (over_budget(now, RECORD_STAT_OVER_BUDGET))
+	if (over_budget(now))
 		return 0;
 	stat_add(RECORD_STAT_SAMPLES);
 	key.pid = pid;
@@ -824,8 +828,6 @@ static __always_inline void task_leaves(void *ctx, bool preempt, struct task_str
 		return;
 	if (config.kernel_threads_only && !(flags & PF_KTHREAD))
 		return;
-	if (over_budget(now, RECORD_STAT_OVER_BUDGET))
-		return;
 
 	struct record_blocked b = {};
 	b.time = now;
@@ -887,7 +889,6 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 
 	task_returns(next, now);
 	task_leaves(ctx, preempt, prev, now);
-	charge_budget(now);
 	return 0;
 }
 
@@ -905,9 +906,6 @@ int BPF_PROG(on_waking, struct task_struct *p)
 
 	if (!bpf_map_lookup_elem(&blocked, &tid))
 		return 0;
-	__u64 now = bpf_ktime_get_ns();
-	if (over_budget(now, RECORD_STAT_WAKERS_OVER_BUDGET))
-		return 0;
 	struct record_waker w = {};
 	w.pid = bpf_get_current_pid_tgid() >> 32;
 	bpf_get_current_comm(w.comm, sizeof(w.comm));
@@ -919,7 +917,6 @@ int BPF_PROG(on_waking, struct task_struct *p)
 		note_new_pid(w.pid);
 	if (bpf_map_update_elem(&wakers, &tid, &w, BPF_ANY))
 		stat_add(RECORD_STAT_WAKERS_FULL);
-	charge_budget(now);
 	return 0;
 }
 #endif

@@ -152,9 +152,8 @@ enum record_stat {
 	RECORD_STAT_BLOCKED_FULL,  /* a block not timed: `blocked` had no room */
 	RECORD_STAT_WAKERS_FULL,   /* a waker not kept: `wakers` had no room */
 	RECORD_STAT_EVENTS,        /* -e: events that passed the filters, kept or not (-c) */
-	RECORD_STAT_OVER_BUDGET,   /* a sample not taken, a block not timed: the CPU's
-				    * programs had spent config.cpu_budget_ns */
-	RECORD_STAT_WAKERS_OVER_BUDGET,  /* a waker not kept, for the same reason */
+	RECORD_STAT_OVER_BUDGET,   /* a sample dropped: the CPU's sampling had spent
+				    * config.cpu_budget_ns */
 	/* interpreter frames (python.bpf.h): samples of an interpreter's
 	 * threads whose walk ended early, by why */
 	RECORD_STAT_PYTHON_NO_THREAD,  /* the thread's state was not known (yet) */
@@ -223,9 +222,9 @@ struct record_config {
 	 * waker stacks) walked by frame pointers */
 	__u8 kernel_unwind;
 	__u8 reserved2[5];
-	/* the time the programs may spend on a CPU in each window of
-	 * RECORD_BUDGET_WINDOW_NS (0: no bound); what they would take past it
-	 * is dropped and counted (RECORD_STAT_OVER_BUDGET) */
+	/* the time do_sample may spend on a CPU in each window of
+	 * RECORD_BUDGET_WINDOW_NS (0: no bound); the samples it would take
+	 * past it are dropped and counted (RECORD_STAT_OVER_BUDGET) */
 	__u64 cpu_budget_ns;
 };
 

@@ -366,17 +366,10 @@ void record__report_stats(const struct record_options *o, const struct bpf_sampl
 		warning("%" PRIu64 " blocks not timed: more tasks were off CPU at once than "
 			"flamekit keeps (%d)", s->blocks_lost, BPF_SAMPLER_OFF_CPU_TASKS);
 	if (s->over_budget)
-		warning("%" PRIu64 " %s: flamekit's BPF programs had taken their %u%% of a CPU's "
-			"time (kernel.perf_cpu_time_max_percent, the kernel's bound on perf's "
-			"sampling); %s", s->over_budget,
-			o->sampler.all_time ? "samples and blocks dropped" :
-			o->sampler.off_cpu ? "blocks not timed" : "samples dropped",
-			s->cpu_budget_percent, o->sampler.off_cpu && !o->sampler.all_time ?
-			"record fewer tasks (-p, -t, --state)" : "lower -F");
-	if (s->wakers_over_budget)
-		warning("%" PRIu64 " wakers not kept: flamekit's BPF programs had taken their "
-			"%u%% of a CPU's time (kernel.perf_cpu_time_max_percent)",
-			s->wakers_over_budget, s->cpu_budget_percent);
+		warning("%" PRIu64 " samples dropped: flamekit's sampling had taken its %u%% of "
+			"a CPU's time (kernel.perf_cpu_time_max_percent, the kernel's bound on "
+			"perf's sampling); %s", s->over_budget, s->cpu_budget_percent,
+			o->sampler.event ? "raise -c" : "lower -F");
 	if (s->wakers_lost)
 		warning("%" PRIu64 " wakers not kept: more tasks were woken at once than "
 			"flamekit keeps (%d)", s->wakers_lost, BPF_SAMPLER_OFF_CPU_TASKS);

@@ -88,7 +88,7 @@ struct bpf_sampler {
 	struct bpf_map *copies, *copies_ready;
 	bool queued_copies;
 	struct record_sample_buffer *copy_buffer;
-	unsigned cpu_budget_percent;        /* of a CPU's time the programs may take; 0: all */
+	unsigned cpu_budget_percent;        /* of a CPU's time sampling may take; 0: all */
 
 	struct bpf_link **links;     /* one per CPU, and the fork tracer's */
 	size_t link_count;
@@ -268,7 +268,7 @@ static bool kernel_unwinds(const struct bpf_sampler_options *o)
 	return o->kernel_unwind && o->user_stacks && (o->copy_user_stacks || o->off_cpu);
 }
 
-/* The share of a CPU's time (percent) the programs may take: the kernel's
+/* The share of a CPU's time (percent) sampling may take: the kernel's
  * bound on perf's sampling, kernel.perf_cpu_time_max_percent (25 unless
  * set; 0 or 100 there: no bound, as for perf), or 25 when unreadable. */
 static unsigned cpu_budget_percent(void)
@@ -277,6 +277,18 @@ static unsigned cpu_budget_percent(void)
 
 	sysctl__read_long("kernel.perf_cpu_time_max_percent", &percent);
 	return percent > 0 && percent < 100 ? (unsigned)percent : 0;
+}
+
+/* Does the event come in an interrupt (the timer, a clock, a hardware
+ * counter), whose samples could leave a CPU no time for anything else? */
+static bool comes_in_interrupts(const struct event_spec *e)
+{
+	if (!e)
+		return true;
+	return e->kind == EVENT_PERF &&
+	       (e->hardware || (e->perf_type == PERF_TYPE_SOFTWARE &&
+				(e->perf_config == PERF_COUNT_SW_CPU_CLOCK ||
+				 e->perf_config == PERF_COUNT_SW_TASK_CLOCK)));
 }
 
 /* The options as the kernel side's const volatile knobs. */
@@ -492,7 +504,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	s->wakers = bpf_object__find_map_by_name(s->obj, "wakers");
 	s->stack_generation = bpf_object__find_map_by_name(s->obj, "stack_generation");
 	s->interp_events = o->python ? bpf_object__find_map_by_name(s->obj, "interp_events") : NULL;
-	s->cpu_budget_percent = cpu_budget_percent();
+	s->cpu_budget_percent = comes_in_interrupts(o->event) ? cpu_budget_percent() : 0;
 	set_config(s->config, o, ring_bytes, s->cpu_budget_percent);
 
 	err = size_maps(s, o);
@@ -1440,7 +1452,6 @@ int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
 	stats->blocks_lost = sums[RECORD_STAT_BLOCKED_FULL];
 	stats->wakers_lost = sums[RECORD_STAT_WAKERS_FULL];
 	stats->over_budget = sums[RECORD_STAT_OVER_BUDGET];
-	stats->wakers_over_budget = sums[RECORD_STAT_WAKERS_OVER_BUDGET];
 	stats->cpu_budget_percent = s->cpu_budget_percent;
 	stats->events = sums[RECORD_STAT_EVENTS];
 	stats->dropped = sums[RECORD_STAT_COUNTS_FULL];

@@ -191,9 +191,9 @@ struct bpf_sampler_stats {
 	uint64_t copies_lost;         /* samples dropped: the copied-stack ring was full */
 	uint64_t blocks_lost;         /* off_cpu: blocks not timed, too many tasks off CPU */
 	uint64_t wakers_lost;         /* wakeups: wakers not kept, too many at once */
-	/* samples not taken (off_cpu: blocks not timed) and wakers not kept:
-	 * the programs had spent their cpu_budget_percent of a CPU's time */
-	uint64_t over_budget, wakers_over_budget;
+	/* samples dropped: the sampling had spent its cpu_budget_percent of
+	 * a CPU's time (the timer and perf events; never traced events) */
+	uint64_t over_budget;
 	unsigned cpu_budget_percent;  /* 0: no bound */
 	uint64_t events;              /* -e on a tracepoint or probe: events that passed the
 				       * filters, kept (samples) or not */
