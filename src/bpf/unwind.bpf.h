@@ -6,9 +6,11 @@
  *
  *	pc -> its mapping (bpf_find_vma, kept per process: see unwind_vmas)
  *	   -> the file's table, by inode, in unwind_binaries
- *	   -> the row in unwind_rows (binary search on the file's own address)
+ *	   -> the row in unwind_rows (binary search on the file's own address,
+ *	      between the entries of the table's page index for its page)
  *	   -> CFA = rsp or rbp + off; return address at CFA - 8; rbp from
- *	      CFA + 8k where the row says it was saved; rsp = CFA
+ *	      CFA + 8k where the row says it was saved; rsp = CFA (the stack
+ *	      read 512 bytes at a time: unwind_read())
  *
  * one frame per bpf_loop() step, frame pointers instead in code that is in
  * no file (JIT). The frames (leaf first, callers as return address - 1, in
@@ -129,6 +131,11 @@ struct super_block___unwind {
 	unsigned int s_dev;
 } __attribute__((preserve_access_index));
 
+/* Bytes of the user stack read at once (unwind_read()): the frames of a
+ * walk lie one above the other, and a read per word (a return address, a
+ * saved rbp) was most of a sample's time. */
+#define UNWIND_WINDOW_WORDS 64
+
 /* One walk, in the CPU's map value (as python_walk, for the verifier's
  * sake: counters it sees as ranges, not as each exact depth). The header
  * and ips are laid out as a record_stack, so that chunk k of a stored
@@ -141,7 +148,7 @@ struct unwind_walk {
 	/* the mapping the last pc was in: [start, end), the file's address
 	 * of start (offset + vaddr_delta), its table; no_file: JIT code */
 	__u64 vm_start, vm_end, own_start;
-	__u32 table, rows;
+	__u32 table, rows, page_lo, pages;
 	__u32 no_file, have_mapping;
 	__u32 lookups;             /* bpf_find_vma() calls this sample: at most one */
 	__u32 reserved_lookups;
@@ -151,6 +158,9 @@ struct unwind_walk {
 				    * they are unknown numbers to the verifier, so
 				    * both ways out of a step are one state, where
 				    * locals would double the states at each step */
+	/* the user stack from window_at on (0: none), as unwind_read() read it */
+	__u64 window_at, window_bytes;
+	__u64 window[UNWIND_WINDOW_WORDS];
 	__u32 depth;               /* record_stack's header: depth, reserved */
 	__u32 header_reserved;
 	__u64 ips[RECORD_MAX_USER_DEPTH + RECORD_STACK_CHUNK + 1];  /* a chunk's reach past the end */
@@ -267,6 +277,8 @@ static __always_inline __u32 unwind_find_mapping(struct unwind_walk *w, __u64 pc
 			return RECORD_FALLBACK_NO_TABLE;
 		w->table = b->table;
 		w->rows = b->rows;
+		w->page_lo = b->page_lo;
+		w->pages = b->pages;
 		w->own_start = (found.pgoff << 12) + b->vaddr_delta;
 	}
 	w->have_mapping = 1;
@@ -337,13 +349,36 @@ int BPF_PROG(unwind_note_exec)
 	return 0;
 }
 
-/* The row of the table at [first, first + rows) whose range holds pc, or NULL. */
-static __always_inline const struct record_unwind_row *unwind_row(struct unwind_walk *w,
-								  __u32 first, __u32 rows,
-								  __u32 pc)
+/* Entry at of unwind_rows' pc, or fallback if it cannot be read. */
+static __always_inline __u32 unwind_index_entry(__u32 at, __u32 fallback)
 {
+	const struct record_unwind_row *row = bpf_map_lookup_elem(&unwind_rows, &at);
+
+	return row ? row->pc : fallback;
+}
+
+/* The row of the walk's table whose range holds pc, or NULL: searched
+ * between the page index's entries for pc's page, if the table has one
+ * (record.h: record_unwind_binary), else in the whole table. */
+static __always_inline const struct record_unwind_row *unwind_row(struct unwind_walk *w, __u32 pc)
+{
+	__u32 first = w->table, rows = w->rows, page = pc >> RECORD_UNWIND_PAGE_SHIFT;
+
 	w->lo = 0;
 	w->hi = rows;
+	if (w->pages > 1 && page >= w->page_lo) {
+		__u32 entry = page - w->page_lo, index = first + rows;
+		if (entry + 1 < w->pages) {
+			w->lo = unwind_index_entry(index + entry, 0);
+			w->hi = unwind_index_entry(index + entry + 1, rows);
+		} else {
+			w->lo = rows;  /* past the last row's page: the last row */
+		}
+		if (w->hi > rows || w->lo > w->hi) {
+			w->lo = 0;
+			w->hi = rows;
+		}
+	}
 	for (int i = 0; i < UNWIND_ROW_STEPS; i++) {
 		__u32 lo = w->lo, hi = w->hi;
 		if (lo >= hi)
@@ -362,6 +397,34 @@ static __always_inline const struct record_unwind_row *unwind_row(struct unwind_
 		return NULL;  /* below the first row, or a table longer than the steps */
 	at = first + at - 1;
 	return bpf_map_lookup_elem(&unwind_rows, &at);
+}
+
+/* The word of the user stack at addr, into *word: from the walk's window
+ * when it holds it, else through a new window read from addr (to the
+ * end of addr's page, if a whole window is not readable: the top of the
+ * stack). 0, or the read's error. */
+static __always_inline long unwind_read(struct unwind_walk *w, __u64 addr, __u64 *word)
+{
+	__u64 offset = addr - w->window_at;
+
+	if (w->window_at && addr >= w->window_at && offset + 8 <= w->window_bytes &&
+	    (offset & 7) == 0) {
+		*word = w->window[(offset / 8) & (UNWIND_WINDOW_WORDS - 1)];
+		return 0;
+	}
+	w->window_at = 0;
+	__u64 bytes = sizeof(w->window);
+	if (bpf_probe_read_user(w->window, bytes, (const void *)addr)) {
+		bytes = 4096 - (addr & 4095);
+		if (bytes > sizeof(w->window))
+			bytes = sizeof(w->window);
+		if (bytes < 8 || bpf_probe_read_user(w->window, bytes, (const void *)addr))
+			return bpf_probe_read_user(word, sizeof(*word), (const void *)addr);
+	}
+	w->window_at = addr;
+	w->window_bytes = bytes;
+	*word = w->window[0];
+	return 0;
 }
 
 /* One frame: keep w->pc, then find its caller's registers. 0: go on. */
@@ -394,7 +457,7 @@ static long unwind_step(__u32 index, void *arg)
 	const struct record_unwind_row *row = NULL;
 	if (!w->no_file) {
 		__u64 own = pc - w->vm_start + w->own_start;
-		row = own <= 0xffffffffULL ? unwind_row(w, w->table, w->rows, (__u32)own) : NULL;
+		row = own <= 0xffffffffULL ? unwind_row(w, (__u32)own) : NULL;
 		kind = row ? row->kind : RECORD_UNWIND_FALLBACK;
 	}
 	switch (kind & RECORD_UNWIND_CFA_MASK) {
@@ -407,7 +470,7 @@ static long unwind_step(__u32 index, void *arg)
 			return 1;
 		}
 		cfa = w->bp + 16;
-		if (bpf_probe_read_user(&bp, sizeof(bp), (const void *)w->bp))
+		if (unwind_read(w, w->bp, &bp))
 			return unwind_fall_back(w, RECORD_FALLBACK_READ);
 		break;
 	case RECORD_UNWIND_CFA_RSP:
@@ -422,10 +485,9 @@ static long unwind_step(__u32 index, void *arg)
 	default:
 		return unwind_fall_back(w, RECORD_FALLBACK_NO_RULE);
 	}
-	if (row && (kind & RECORD_UNWIND_RBP_SAVED) &&
-	    bpf_probe_read_user(&bp, sizeof(bp), (const void *)(cfa + row->rbp_off * 8)))
+	if (row && (kind & RECORD_UNWIND_RBP_SAVED) && unwind_read(w, cfa + row->rbp_off * 8, &bp))
 		return unwind_fall_back(w, RECORD_FALLBACK_READ);
-	if (bpf_probe_read_user(&ra, sizeof(ra), (const void *)(cfa - 8)))
+	if (unwind_read(w, cfa - 8, &ra))
 		return unwind_fall_back(w, RECORD_FALLBACK_READ);
 	if (ra == 0) {  /* a root the tables do not mark (a thread's start by clone) */
 		w->done = 1;
@@ -514,6 +576,7 @@ static __always_inline __u64 unwind_user_stack(__u32 pid, const struct pt_regs *
 	w->done = 0;
 	w->have_mapping = 0;
 	w->lookups = 0;
+	w->window_at = 0;
 	unwind_check_vmas(pid);
 	w->fallback = RECORD_FALLBACK_NONE;
 	bpf_loop(RECORD_MAX_USER_DEPTH + 1, unwind_step, NULL, 0);

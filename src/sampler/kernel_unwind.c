@@ -27,6 +27,7 @@ struct binary_table {
 	uint64_t key;
 	uint32_t id;                /* its first row in unwind_rows; RECORD_UNWIND_NO_TABLE: none */
 	uint32_t rows;
+	uint32_t page_lo, pages;    /* its page index, the pages rows after its own (0: none) */
 	struct record_unwind_file file;
 	bool entered;
 };
@@ -268,8 +269,47 @@ static bool take_rows(struct kernel_unwind *ku, uint32_t count, uint32_t *first)
 	return true;
 }
 
+/* A table's page index (record.h: record_unwind_binary) as rows, each
+ * entry in a row's pc; *page_lo the page of its first row, *pages the
+ * entries. NULL (*pages 0) when the table cannot be read. */
+static struct record_unwind_row *page_index(const struct unwind_table *t, uint32_t *page_lo,
+					    uint32_t *pages)
+{
+	struct record_unwind_row first, last;
+
+	*pages = 0;
+	if (t->count == 0 || unwind_table__read(t, 0, &first, 1) ||
+	    unwind_table__read(t, t->count - 1, &last, 1))
+		return NULL;
+	*page_lo = first.pc >> RECORD_UNWIND_PAGE_SHIFT;
+	/* a page for each of the rows' pages, and one past the last */
+	size_t entries = (last.pc >> RECORD_UNWIND_PAGE_SHIFT) - *page_lo + 2;
+	struct record_unwind_row *index = fk_calloc(entries, sizeof(*index));
+	struct record_unwind_row *block = fk_calloc(LOAD_ROWS, sizeof(*block));
+	size_t filled = 0;
+
+	for (size_t done = 0; done < t->count;) {
+		size_t n = t->count - done < LOAD_ROWS ? t->count - done : LOAD_ROWS;
+		if (unwind_table__read(t, done, block, n)) {
+			free(block);
+			free(index);
+			return NULL;
+		}
+		for (size_t k = 0; k < n; k++)
+			while (filled < entries &&
+			       ((uint64_t)(*page_lo + filled) << RECORD_UNWIND_PAGE_SHIFT) < block[k].pc)
+				index[filled++].pc = (uint32_t)(done + k);
+		done += n;
+	}
+	while (filled < entries)
+		index[filled++].pc = (uint32_t)t->count;
+	free(block);
+	*pages = (uint32_t)entries;
+	return index;
+}
+
 /* The kernel table of a binary (key: process_module.key), built from elf
- * and loaded on first sight. The builder's. */
+ * and loaded on first sight, its page index after it. The builder's. */
 static struct binary_table *table_of(struct kernel_unwind *ku, uint64_t key, Elf *elf)
 {
 	uint64_t hash = index_table__mix(key);
@@ -285,17 +325,25 @@ static struct binary_table *table_of(struct kernel_unwind *ku, uint64_t key, Elf
 	if (!elf || unwind_table__get(elf, ku->cache_dir, &t) < 0) {
 		add.no_table = 1;
 	} else {
-		if (t.count > KERNEL_UNWIND_ROWS || !take_rows(ku, (uint32_t)t.count, &first)) {
+		uint32_t page_lo = 0, pages = 0;
+		struct unwind_table index = { page_index(&t, &page_lo, &pages), 0, -1 };
+		index.count = pages;
+		uint64_t count = t.count + index.count;
+		if (count > KERNEL_UNWIND_ROWS || !take_rows(ku, (uint32_t)count, &first)) {
 			add.over_budget = 1;
-		} else if (load_table(ku, first, &t) == 0) {
+		} else if (load_table(ku, first, &t) == 0 &&
+			   (!pages || load_table(ku, first + (uint32_t)t.count, &index) == 0)) {
 			b.id = first;
 			b.rows = (uint32_t)t.count;
+			b.page_lo = page_lo;
+			b.pages = pages;
 			add.tables = 1;
-			add.bytes = t.count * sizeof(*t.rows);
+			add.bytes = count * sizeof(*t.rows);
 		} else {
-			give_rows(ku, first, (uint32_t)t.count);
+			give_rows(ku, first, (uint32_t)count);
 			add.no_table = 1;
 		}
+		free(index.rows);
 		unwind_table__release(&t);
 	}
 	pthread_mutex_lock(&ku->lock);
@@ -333,13 +381,13 @@ static bool vaddr_delta(Elf *elf, uint64_t vaddr, int64_t *delta)
  * unwind_binaries, with it or with none. */
 static void do_job(struct kernel_unwind *ku, const struct table_job *job)
 {
-	struct record_unwind_binary entry = { RECORD_UNWIND_NO_TABLE, 0, 0 };
+	struct record_unwind_binary entry = { RECORD_UNWIND_NO_TABLE, 0, 0, 0, 0 };
 	Elf *elf = elf_begin(job->fd, ELF_C_READ_MMAP, NULL);
 	struct binary_table *b = table_of(ku, job->key, elf);
 	int64_t delta;
 
 	if (b->id != RECORD_UNWIND_NO_TABLE && elf && vaddr_delta(elf, job->vaddr, &delta))
-		entry = (struct record_unwind_binary){ b->id, b->rows, delta };
+		entry = (struct record_unwind_binary){ b->id, b->rows, delta, b->page_lo, b->pages };
 	if (bpf_map_update_elem(ku->binaries_fd, &job->file, &entry, BPF_ANY) == 0 &&
 	    !b->entered) {
 		b->file = job->file;
@@ -372,9 +420,9 @@ static void forget_tables(struct kernel_unwind *ku, const uint64_t *keys, size_t
 		if (b->id == RECORD_UNWIND_NO_TABLE)
 			continue;
 		freed = fk_grow(freed, &freed_cap, freed_count + 1, sizeof(*freed));
-		freed[freed_count++] = (struct row_range){ b->id, b->rows };
+		freed[freed_count++] = (struct row_range){ b->id, b->rows + b->pages };
 		tables++;
-		bytes += (uint64_t)b->rows * sizeof(struct record_unwind_row);
+		bytes += (uint64_t)(b->rows + b->pages) * sizeof(struct record_unwind_row);
 	}
 	if (kept == ku->binary_count)
 		return;
