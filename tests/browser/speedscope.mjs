@@ -87,13 +87,16 @@ export function speedscopeTests(h) {
 				const p = spec.profiles[k];
 				if (k > 0)
 					await page.keyboard.press("n");
-				await page.waitForFunction((n) => document.body.innerText.includes(n), p.name, { timeout: 60000 });
 				// the rows of "TOTAL (P%)", "SELF (P%)", name (the profile
-				// picker is a table too, of names)
-				const selves = await page.evaluate(() => [...document.querySelectorAll("table tr")]
+				// picker is a table too, of names), once the profile's name
+				// is shown and its table drawn (the name can come first)
+				const selfColumn = () => [...document.querySelectorAll("table tr")]
 					.map((tr) => tr.querySelectorAll("td"))
 					.filter((tds) => tds.length >= 3 && /\([^()]*%\)/.test(tds[1].textContent))
-					.map((tds) => tds[1].textContent.replace(/\s*\(.*$/, "").trim()));
+					.map((tds) => tds[1].textContent.replace(/\s*\(.*$/, "").trim());
+				await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(p.name)}) && ` +
+					`(${selfColumn})().length > 0`, null, { timeout: 60000 });
+				const selves = await page.evaluate(selfColumn);
 				const shown = selves.reduce((n, s) => n + parseShown(s, p.unit), 0);
 				const held = p.weights.reduce((a, b) => a + b, 0);
 				const near = p.unit === "none" ? shown === held : Math.abs(shown - held) <= held * 0.01;
