@@ -151,16 +151,23 @@ struct {
 
 /*
  * With the kernel's walk (kernel_unwind), the few samples it leaves to the
- * copy path (1 to 2 % of a build's) go through this queue instead: whole
- * buffers, popped by user space a syscall each, with a word in copies_ready
- * for each to wake it. A ring is mapped into our resident set whole, and
- * twice over: 2 MB for these few.
+ * copy path (1 to 2 % of a build's) go through these queues instead
+ * (record.h: RECORD_SMALL_COPY_BYTES): buffers, popped by user space a
+ * syscall each, with a word in copies_ready for each to wake it and say
+ * which queue. A ring is mapped into our resident set whole, and twice
+ * over: 2 MB for these few.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_QUEUE);
 	__uint(value_size, sizeof(struct record_sample_buffer));
 	__uint(max_entries, 1);  /* set by user space with kernel_unwind */
 } copies SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(value_size, sizeof(struct record_sample) + RECORD_SMALL_COPY_BYTES);
+	__uint(max_entries, 1);  /* set by user space with kernel_unwind */
+} small_copies SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -601,11 +608,14 @@ static __always_inline void send_user_stack(struct record_key *key, __u32 tid, _
 
 	__u64 flags = BPF_RB_NO_WAKEUP;
 	if (config.kernel_unwind) {
-		__u64 ready = 1;
+		__u64 ready = copied <= RECORD_SMALL_COPY_BYTES ? RECORD_COPY_SMALL :
+			RECORD_COPY_WHOLE;
+		long pushed = ready == RECORD_COPY_SMALL ?
+			bpf_map_push_elem(&small_copies, buffer, 0) :
+			bpf_map_push_elem(&copies, buffer, 0);
 		if (bpf_ringbuf_query(&copies_ready, BPF_RB_AVAIL_DATA) >= COPIES_WAKEUP_BYTES)
 			flags = BPF_RB_FORCE_WAKEUP;
-		if (bpf_map_push_elem(&copies, buffer, 0) ||
-		    bpf_ringbuf_output(&copies_ready, &ready, sizeof(ready), flags))
+		if (pushed || bpf_ringbuf_output(&copies_ready, &ready, sizeof(ready), flags))
 			stat_add(RECORD_STAT_SAMPLES_LOST);
 		return;
 	}

@@ -121,6 +121,15 @@ struct record_sample {
 	/* then stack_size bytes of stack, from regs[7] (sp) upwards */
 };
 
+/* With the kernel's walk, copies of up to this many bytes of stack (most
+ * of them) go through a queue of values this size (record.bpf.c's
+ * small_copies), the rest through one of whole buffers (`copies`): a
+ * queue's push and pop copy their whole value, where a copy is 9 KB on
+ * average. copies_ready's word for each says which (RECORD_COPY_*). */
+#define RECORD_SMALL_COPY_BYTES 16384
+#define RECORD_COPY_WHOLE 1
+#define RECORD_COPY_SMALL 2
+
 /* The per-CPU buffer a sample is built in: a chunk beyond the end for the
  * verifier's sake (a copy's offset is masked, not bounded exactly). */
 struct record_sample_buffer {

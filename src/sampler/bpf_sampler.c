@@ -50,8 +50,8 @@ static uint32_t samples_ring_bytes(void)
 }
 
 /* When the kernel walks the stacks, the copies of what its walk cannot take
- * queued at once (record.bpf.c's `copies`, 68 KB each, in the kernel's
- * memory): 1 to 2 % of a build's samples, more in bursts while a new
+ * queued at once in each queue (record.bpf.c's `copies`, 68 KB each, and
+ * `small_copies`, 16 KB, in the kernel's memory): 1 to 2 % of a build's samples, more in bursts while a new
  * program's tables are made, where a ring of 1 MB (about 100 copies) lost
  * none and one of 512 KB some. */
 #define QUEUED_COPIES 128
@@ -85,7 +85,7 @@ struct bpf_sampler {
 	struct bpf_map *unwind_misses;      /* with kernel_unwind */
 	/* with kernel_unwind, copies come through a queue (QUEUED_COPIES),
 	 * read into copy_buffer, not through `samples` */
-	struct bpf_map *copies, *copies_ready;
+	struct bpf_map *copies, *small_copies, *copies_ready;
 	bool queued_copies;
 	struct record_sample_buffer *copy_buffer;
 	unsigned cpu_budget_percent;        /* of a CPU's time sampling may take; 0: all */
@@ -495,6 +495,7 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 	s->new_pids = bpf_object__find_map_by_name(s->obj, "new_pids");
 	s->samples = bpf_object__find_map_by_name(s->obj, "samples");
 	s->copies = bpf_object__find_map_by_name(s->obj, "copies");
+	s->small_copies = bpf_object__find_map_by_name(s->obj, "small_copies");
 	s->copies_ready = bpf_object__find_map_by_name(s->obj, "copies_ready");
 	s->sample_buffers = bpf_object__find_map_by_name(s->obj, "sample_buffers");
 	s->stack_ends = bpf_object__find_map_by_name(s->obj, "stack_ends");
@@ -520,6 +521,8 @@ int bpf_sampler__open(const struct bpf_sampler_options *o, struct bpf_sampler **
 		if (!err)
 			err = s->queued_copies ? bpf_map__set_max_entries(s->copies, QUEUED_COPIES) :
 				bpf_map__set_max_entries(s->samples, ring_bytes);
+		if (!err && s->queued_copies)
+			err = bpf_map__set_max_entries(s->small_copies, QUEUED_COPIES);
 		if (err) {
 			err = error("could not size the BPF maps for copied stacks: %s",
 				    strerror(-err));
@@ -795,18 +798,21 @@ static int on_sample_record(void *arg, void *data, size_t size)
 	return s->callbacks->sample(&sample, s->callback_arg) ? -ECANCELED : 0;
 }
 
-/* A copy is queued (copies_ready's word for it): popped and read. */
+/* A copy is queued (copies_ready's word for it says in which queue):
+ * popped and read. */
 static int on_copy_ready(void *arg, void *data, size_t size)
 {
 	struct bpf_sampler *s = arg;
+	uint64_t which = 0;
 
-	(void)data, (void)size;
+	memcpy(&which, data, size < sizeof(which) ? size : sizeof(which));
+	struct bpf_map *queue = which == RECORD_COPY_SMALL ? s->small_copies : s->copies;
 	if (!s->copy_buffer)
 		s->copy_buffer = fk_malloc(sizeof(*s->copy_buffer));
-	if (bpf_map_lookup_and_delete_elem(bpf_map__fd(s->copies), NULL, s->copy_buffer))
+	if (bpf_map_lookup_and_delete_elem(bpf_map__fd(queue), NULL, s->copy_buffer))
 		return 0;
-	/* (on_sample_record() checks the copy's size against the buffer's) */
-	return on_sample_record(s, s->copy_buffer, sizeof(*s->copy_buffer));
+	/* (on_sample_record() checks the copy's size against the value's) */
+	return on_sample_record(s, s->copy_buffer, bpf_map__value_size(queue));
 }
 
 static int map_now(struct bpf_sampler *s, struct bpf_map *map,
