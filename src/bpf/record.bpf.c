@@ -255,14 +255,17 @@ static __always_inline int over_budget(__u64 now)
 	return 1;
 }
 
-/* Charges this CPU's budget with the time since began. */
+/* Charges this CPU's budget with the time since began (at most
+ * RECORD_BUDGET_SAMPLE_MOST_NS). */
 static __always_inline void charge_budget(__u64 began)
 {
 	__u32 zero = 0;
 	struct cpu_time *t;
 
-	if (config.cpu_budget_ns && (t = bpf_map_lookup_elem(&cpu_times, &zero)))
-		t->spent += bpf_ktime_get_ns() - began;
+	if (!config.cpu_budget_ns || !(t = bpf_map_lookup_elem(&cpu_times, &zero)))
+		return;
+	__u64 took = bpf_ktime_get_ns() - began;
+	t->spent += took < RECORD_BUDGET_SAMPLE_MOST_NS ? took : RECORD_BUDGET_SAMPLE_MOST_NS;
 }
 
 /* Adds weight to key's count (a timer sample adds 1, a block its

@@ -238,8 +238,16 @@ struct record_config {
 };
 
 /* The window a CPU's budget is counted in: short enough that a rate the
- * machine cannot carry costs it no more than a moment of a storm. */
-#define RECORD_BUDGET_WINDOW_NS 10000000ULL
+ * machine cannot carry costs it no more than a moment of a storm, long
+ * enough that one slow sample does not spend it. */
+#define RECORD_BUDGET_WINDOW_NS 100000000ULL
+
+/* The most one sample is charged: no walk takes this long (512 frames at
+ * about a microsecond each), so a sample that seems to is one whose CPU
+ * was taken away meanwhile (a virtual machine's host ran something else),
+ * and its time is not flamekit's. Charged whole, such a sample spent a
+ * CPU's budget at 997 Hz, and the samples after it were dropped. */
+#define RECORD_BUDGET_SAMPLE_MOST_NS 2000000ULL
 
 /*
  * Interpreter frames. CPython 3.11+ keeps its frames on a stack of its own
