@@ -96,7 +96,9 @@ unwind_check() { # id comm name chain [within]
 # reading of the same .eh_frame: at the address of every row readelf
 # prints (fk-nofp's and libc's), the table's row in force must give the
 # same rule (GNU ld's .plt rule too), or FALLBACK where the rule is not
-# one the walk follows.
+# one the walk follows. Built through a cache directory (written to its
+# file a block of rows at a time, then read back), and found there by a
+# second run, the table must be the same, byte for byte.
 unwind_table_test() {
 	local d=$unwind_dir/table libc
 	mkdir -p "$d"
@@ -106,7 +108,7 @@ unwind_table_test() {
 		return
 	fi
 	if ! cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$d/dump" "$TOP/tests/unwind_table_dump.c" \
-		"$BUILD/obj/symbolize/unwind_table.o" "$BUILD/obj/lib/buf.o" "$BUILD/obj/lib/xalloc.o" "$BUILD/obj/lib/cache_dir.o" -ldw -lelf 2> "$d/cc.err"; then
+		"$BUILD/obj/symbolize/unwind_table.o" "$BUILD/obj/lib/buf.o" "$BUILD/obj/lib/xalloc.o" "$BUILD/obj/lib/cache_dir.o" "$BUILD/obj/lib/pages.o" -ldw -lelf 2> "$d/cc.err"; then
 		fail record/unwind-table "tests/unwind_table_dump.c does not build: $(head -n 3 "$d/cc.err" | tr '\n' ' ')"
 		return
 	fi
@@ -115,8 +117,14 @@ unwind_table_test() {
 		readelf --debug-dump=frames "$binary" > "$d/frames"
 		readelf --debug-dump=frames-interp "$binary" |
 			awk -f "$TOP/tests/unwind_table_readelf.awk" "$d/frames" - > "$d/want"
-		if ! "$d/dump" "$binary" > "$d/got" 2> "$d/dump.err"; then
+		if ! "$d/dump" "$binary" > "$d/got" 2> "$d/dump.err" ||
+			! "$d/dump" "$binary" "$d/cache" > "$d/built" 2>> "$d/dump.err" ||
+			! "$d/dump" "$binary" "$d/cache" > "$d/found" 2>> "$d/dump.err"; then
 			fail record/unwind-table "$binary: $(cat "$d/dump.err")"
+			return
+		fi
+		if ! cmp -s "$d/got" "$d/built" || ! cmp -s "$d/got" "$d/found"; then
+			fail record/unwind-table "$binary: the table built into the cache's file, or found there, is not the one built in memory"
 			return
 		fi
 		result=$(awk 'function hex(s,   n, i) { n = 0; s = tolower(s)
@@ -408,7 +416,7 @@ symbol_cache_test() {
 	mkdir -p "$d"
 	if ! cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$d/dump" "$TOP/tests/binary_symbols_dump.c" \
 		"$BUILD"/obj/symbolize/{binary_symbols,symbol_table,symbol_file,made_names,debuginfo,demangle}.o \
-		"$BUILD"/obj/lib/{buf,xalloc,error,cache_dir,index_table}.o -ldw -lelf -lxxhash -liberty -ldl 2> "$d/cc.err"; then
+		"$BUILD"/obj/lib/{buf,xalloc,error,cache_dir,index_table,pages}.o -ldw -lelf -lxxhash -liberty -ldl 2> "$d/cc.err"; then
 		fail record/symbol-cache "tests/binary_symbols_dump.c does not build: $(head -n 3 "$d/cc.err" | tr '\n' ' ')"
 		return
 	fi

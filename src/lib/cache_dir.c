@@ -116,42 +116,69 @@ static void prune(const char *dir_path)
 		closedir(dir);
 }
 
-int cache_dir__write_file(const char *path, const struct iovec *parts, size_t count)
+int cache_dir__begin_file(const char *path, struct cache_write *out)
 {
-	struct buf temp = BUF_INIT;
 	char *dir = parent_of(path);
+	struct buf temp = BUF_INIT;
+
 	buf__printf(&temp, "%s.%d.tmp", path, (int)getpid());
 	if (dir)
 		mkdir(dir, 0700);
-	int fd = open(temp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), err = 0;
-	for (size_t i = 0; fd >= 0 && !err && i < count; i++)
-		for (size_t done = 0; !err && done < parts[i].iov_len;) {
-			ssize_t n = write(fd, (const char *)parts[i].iov_base + done,
-					  parts[i].iov_len - done);
-			if (n > 0)
-				done += (size_t)n;
-			else if (n == 0 || errno != EINTR)
-				err = n == 0 ? ENOSPC : errno;
-		}
-	if (fd < 0)
-		err = errno;
-	else if (close(fd) != 0 && !err)
-		err = errno;
-	if (!err && rename(temp.data, path) != 0)
-		err = errno;
-	if (err) {
-		if (fd >= 0)
-			unlink(temp.data);
+	free(dir);
+	out->fd = open(temp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (out->fd < 0) {
+		int err = errno;
 		buf__free(&temp);
-		free(dir);
+		out->temp = NULL;
 		errno = err;
 		return -1;
 	}
-	buf__free(&temp);
+	out->temp = temp.data;
+	out->path = fk_strdup(path);
+	return 0;
+}
+
+int cache_dir__write_all(int fd, const void *data, size_t size)
+{
+	for (size_t done = 0; done < size;) {
+		ssize_t n = write(fd, (const char *)data + done, size - done);
+		if (n > 0)
+			done += (size_t)n;
+		else if (n == 0 || errno != EINTR)
+			return n == 0 ? ENOSPC : errno;
+	}
+	return 0;
+}
+
+int cache_dir__end_file(struct cache_write *w, int err)
+{
+	if (close(w->fd) != 0 && !err)
+		err = errno;
+	if (!err && rename(w->temp, w->path) != 0)
+		err = errno;
+	if (err)
+		unlink(w->temp);
+	char *dir = err ? NULL : parent_of(w->path);
 	if (dir)
 		prune(dir);
 	free(dir);
-	return 0;
+	free(w->temp);
+	free(w->path);
+	*w = (struct cache_write){ -1, NULL, NULL };
+	errno = err;
+	return err ? -1 : 0;
+}
+
+int cache_dir__write_file(const char *path, const struct iovec *parts, size_t count)
+{
+	struct cache_write w;
+	int err = 0;
+
+	if (cache_dir__begin_file(path, &w) < 0)
+		return -1;
+	for (size_t i = 0; !err && i < count; i++)
+		err = cache_dir__write_all(w.fd, parts[i].iov_base, parts[i].iov_len);
+	return cache_dir__end_file(&w, err);
 }
 
 void cache_dir__used(int fd)

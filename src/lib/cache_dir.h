@@ -32,6 +32,23 @@ char *cache_dir__path(const char *name);
  */
 #define CACHE_DIR_MAX_BYTES (256ull << 20)
 int cache_dir__write_file(const char *path, const struct iovec *parts, size_t count);
+
+/*
+ * The same for a file written as it is made (too big to hold whole first):
+ * cache_dir__begin_file() opens the temporary file (0, or -1 with errno);
+ * the caller writes w.fd (cache_dir__write_all(), pwrite()); then
+ * cache_dir__end_file() renames it over path and returns 0, or, given an
+ * error (errno's kind, 0: none) or meeting one, removes it and returns -1
+ * with errno set.
+ */
+struct cache_write {
+	int fd;
+	char *temp, *path;
+};
+int cache_dir__begin_file(const char *path, struct cache_write *w);
+/* write() of all size bytes: 0, or the errno that stopped it. */
+int cache_dir__write_all(int fd, const void *data, size_t size);
+int cache_dir__end_file(struct cache_write *w, int err);
 /* Marks the open cache file fd used now (its mtime), for the limit above;
  * only once a day, for it is called at every use. */
 void cache_dir__used(int fd);

@@ -10,10 +10,17 @@
 #ifndef FLAMEKIT_PAGES_H
 #define FLAMEKIT_PAGES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+/* Whether addr lies in a mapping of a file (/proc/self/maps), which a
+ * give-back may drop: not memory of our own, such as an ELF image libelf
+ * read whole into memory (ELF_C_READ) or the MiniDebugInfo image libdwfl
+ * inflates. */
+bool pages__in_file_mapping(const void *addr);
 
 static inline void pages__give_back(const void *bytes, size_t size)
 {

@@ -94,27 +94,6 @@ static bool symbol_names_code(const GElf_Sym *sym, GElf_Word section_index, Elf 
 		(section.sh_flags & SHF_EXECINSTR));
 }
 
-/* Whether addr lies in a mapping of a file (not memory of our own, such as
- * the MiniDebugInfo image libdwfl inflates). */
-static bool in_file_mapping(const void *addr)
-{
-	FILE *maps = fopen("/proc/self/maps", "r");
-	char line[512];
-	bool found = false, file = false;
-
-	while (maps && !found && fgets(line, sizeof line, maps)) {
-		uint64_t low, high, inode;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %*s %*s %" SCNu64, &low, &high,
-			   &inode) == 3 && (uintptr_t)addr >= low && (uintptr_t)addr < high) {
-			found = true;
-			file = inode != 0;
-		}
-	}
-	if (maps)
-		fclose(maps);
-	return file;
-}
-
 /*
  * Gives back the pages of a mapped file read so far (its symbol tables):
  * they are the page cache's, our resident set need not hold them, and a
@@ -259,7 +238,7 @@ static bool binary__read_symbols(struct binary *b)
 				size_t size;
 				const char *raw = elf_rawfile(elf, &size);
 				seen[f] = elf;
-				if (raw && in_file_mapping(raw))
+				if (raw && pages__in_file_mapping(raw))
 					mapped[kept++] = elf;
 				break;
 			}

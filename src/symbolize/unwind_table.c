@@ -1,6 +1,7 @@
 #include "unwind_table.h"
 
 #include <dwarf.h>
+#include <errno.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 
 #include "../lib/buf.h"
 #include "../lib/cache_dir.h"
+#include "../lib/pages.h"
 #include "../lib/upper_bound.h"
 #include "../lib/xalloc.h"
 
@@ -29,11 +31,29 @@
 #define PE_PCREL 0x10
 #define PE_DATAREL 0x30
 
+/* Rows a builder writing to a file holds before writing them. */
+#define BUILDER_BLOCK 8192
+
 struct builder {
-	struct record_unwind_row *rows;
+	struct record_unwind_row *rows;  /* all of them, or (fd) those not written yet */
 	size_t count, cap;
+	int fd;                    /* -1: rows kept in memory; else written here, in blocks */
+	uint64_t written;          /* rows written to fd */
+	int write_err;             /* errno of a failed write */
 	bool too_far;              /* an address beyond 32 bits: no table */
 };
+
+/* Writes the rows held but the last (which the next may still replace),
+ * or all of them (last). */
+static void write_rows(struct builder *b, bool last)
+{
+	size_t n = last ? b->count : b->count - 1;
+	if (!b->write_err)
+		b->write_err = cache_dir__write_all(b->fd, b->rows, n * sizeof(*b->rows));
+	b->written += n;
+	memmove(b->rows, b->rows + n, (b->count - n) * sizeof(*b->rows));
+	b->count -= n;
+}
 
 static void add_row(struct builder *b, uint64_t pc, uint8_t kind, int16_t cfa_off,
 		    int8_t rbp_off)
@@ -51,6 +71,8 @@ static void add_row(struct builder *b, uint64_t pc, uint8_t kind, int16_t cfa_of
 			return;
 		}
 	}
+	if (b->fd >= 0 && b->count == BUILDER_BLOCK)
+		write_rows(b, false);
 	b->rows = fk_grow(b->rows, &b->cap, b->count + 1, sizeof(*b->rows));
 	b->rows[b->count++] = (struct record_unwind_row){ (__u32)pc, cfa_off, kind, rbp_off };
 }
@@ -199,25 +221,104 @@ static size_t fde_starts(Elf *elf, uint64_t **out)
 	return count;
 }
 
-int unwind_table__build(Elf *elf, struct unwind_table *out)
+/* FDEs read between two fresh starts of libdw's CFI: it keeps every FDE
+ * it has read until dwarf_cfi_end(), 3 MB of them for cc1's table, and
+ * the walk never goes back to one it has passed. */
+#define FDES_PER_CFI 1024
+
+/* Does libdw find FDEs through .eh_frame_hdr's table? Only when it meets
+ * .eh_frame_hdr before .eh_frame among the sections (GNU ld's order; lld
+ * puts it after, as in libLLVM): otherwise it reads .eh_frame from its
+ * start up to the FDE asked for, keeping each FDE it reads, and a fresh
+ * start (FDES_PER_CFI) would read it all again: libLLVM's table took 43 s
+ * instead of 0.2. */
+static bool libdw_searches(Elf *elf)
 {
-	struct builder b = { 0 };
+	size_t strings;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	if (elf_getshdrstrndx(elf, &strings) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n = gelf_getshdr(scn, &shdr) ? elf_strptr(elf, strings, shdr.sh_name) : NULL;
+		if (n && strcmp(n, ".eh_frame_hdr") == 0)
+			return true;
+		if (n && strcmp(n, ".eh_frame") == 0)
+			return false;
+	}
+	return false;
+}
+
+/* Is elf's image a mapping of its file (ELF_C_READ_MMAP), whose pages
+ * give_back_frames() may drop? Not when libelf read it into memory. */
+static bool image_mapped(Elf *elf)
+{
+	size_t size;
+	const char *image = elf_rawfile(elf, &size);
+	return image && pages__in_file_mapping(image);
+}
+
+/* The bytes of section `name` when they are in elf's image (not a copy
+ * libelf made of them): *size 0 if not. */
+static const void *section_in_image(Elf *elf, const char *name, size_t *size)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = find_section(elf, name, &shdr);
+	Elf_Data *data = scn ? elf_rawdata(scn, NULL) : NULL;
+	size_t image_size;
+	const char *image = elf_rawfile(elf, &image_size);
+
+	*size = 0;
+	if (!data || !image || (const char *)data->d_buf < image ||
+	    (const char *)data->d_buf + data->d_size > image + image_size)
+		return NULL;
+	*size = data->d_size;
+	return data->d_buf;
+}
+
+/* Drops the pages of .eh_frame and .eh_frame_hdr read so far from our
+ * resident set (pages.h), elf's image being a mapping of its file: the
+ * walk goes on past them (a read faults in the few it needs again), and
+ * libLLVM's are 5.6 MB. */
+static void give_back_frames(Elf *elf)
+{
+	static const char *const names[] = { ".eh_frame", ".eh_frame_hdr" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t size;
+		const void *bytes = section_in_image(elf, names[i], &size);
+		if (size)
+			pages__give_back(bytes, size);
+	}
+}
+
+/* Builds elf's rows into b (kept, or written to b->fd): 0, or -1 when it
+ * has no table this can read. */
+static int build(Elf *elf, struct builder *b)
+{
 	uint64_t *starts;
-	size_t count = fde_starts(elf, &starts);
+	size_t count = fde_starts(elf, &starts), read = 0;
 	Dwarf_CFI *cfi = count ? dwarf_getcfi_elf(elf) : NULL;
 
-	out->rows = NULL;
-	out->count = 0;
-	out->fd = -1;
 	if (!cfi) {
 		free(starts);
 		return -1;
 	}
 	uint64_t addr = starts[0];
 	size_t next = 0;  /* the first FDE start not yet passed */
-	while (!b.too_far) {
+	bool start_afresh = libdw_searches(elf), mapped = image_mapped(elf);
+	while (!b->too_far && cfi) {
 		while (next < count && starts[next] <= addr)
 			next++;
+		if (++read % FDES_PER_CFI == 0) {
+			if (mapped)
+				give_back_frames(elf);
+			if (start_afresh) {
+				dwarf_cfi_end(cfi);
+				if (!(cfi = dwarf_getcfi_elf(elf)))
+					break;
+			}
+		}
 		Dwarf_Frame *frame;
 		Dwarf_Addr start, end;
 		bool signal;
@@ -230,21 +331,35 @@ int unwind_table__build(Elf *elf, struct unwind_table *out)
 				frame = NULL;
 			} else {
 				frame_rule(frame, signal, &kind, &cfa_off, &rbp_off);
-				add_row(&b, addr, kind, cfa_off, rbp_off);
+				add_row(b, addr, kind, cfa_off, rbp_off);
 				free(frame);
 				addr = end;
 				continue;
 			}
 		}
 		/* a gap, or CFI libdw could not read: no rule up to the next FDE */
-		add_row(&b, addr, RECORD_UNWIND_NO_CFI, 0, 0);
+		add_row(b, addr, RECORD_UNWIND_NO_CFI, 0, 0);
 		if (next >= count)
 			break;
 		addr = starts[next];
 	}
-	dwarf_cfi_end(cfi);
 	free(starts);
-	if (b.too_far || b.count == 0) {
+	if (mapped)
+		give_back_frames(elf);
+	if (!cfi)
+		return -1;
+	dwarf_cfi_end(cfi);
+	if (b->fd >= 0 && b->count)
+		write_rows(b, true);
+	return b->too_far || b->written + b->count == 0 ? -1 : 0;
+}
+
+int unwind_table__build(Elf *elf, struct unwind_table *out)
+{
+	struct builder b = { .fd = -1 };
+
+	*out = (struct unwind_table){ NULL, 0, -1 };
+	if (build(elf, &b) < 0) {
 		free(b.rows);
 		return -1;
 	}
@@ -341,15 +456,30 @@ int unwind_table__read(const struct unwind_table *t, size_t first, struct record
 		want ? 0 : -1;
 }
 
-static void write_cached(const char *path, const struct unwind_table *t)
+/* Builds elf's table into the cache's file at path, a block of rows at a
+ * time (libz3's 3 MB of rows were held whole before), and opens it there:
+ * 0, 1 when the binary has no table (the file is not made), or -1 when
+ * the file could not be written. */
+static int build_cached(Elf *elf, const char *path, struct unwind_table *out)
 {
-	uint64_t count = t->count;
-	struct iovec parts[] = {
-		{ (void *)cache_magic, sizeof(cache_magic) },
-		{ &count, sizeof(count) },
-		{ t->rows, t->count * sizeof(*t->rows) },
-	};
-	cache_dir__write_file(path, parts, 3);
+	struct cache_write w;
+	uint64_t count = 0;
+
+	if (cache_dir__begin_file(path, &w) < 0)
+		return -1;
+	struct builder b = { .fd = w.fd };
+	b.write_err = cache_dir__write_all(w.fd, cache_magic, sizeof(cache_magic));
+	if (!b.write_err)
+		b.write_err = cache_dir__write_all(w.fd, &count, sizeof(count));
+	int built = build(elf, &b);
+	free(b.rows);
+	count = b.written;
+	if (!built && !b.write_err &&
+	    pwrite(w.fd, &count, sizeof(count), sizeof(cache_magic)) != (ssize_t)sizeof(count))
+		b.write_err = errno ? errno : EIO;
+	if (cache_dir__end_file(&w, built < 0 ? ENOENT : b.write_err) < 0)
+		return built < 0 ? 1 : -1;
+	return find_cached(path, out);
 }
 
 /* Blocks read at once while a file is opened: 128 KiB. */
@@ -431,11 +561,10 @@ int unwind_table__get(Elf *elf, const char *cache_dir, struct unwind_table *out)
 	char *path = cache_dir ? cache_path(elf, cache_dir) : NULL;
 	int err = path ? find_cached(path, out) : -1;
 
-	if (err) {
+	if (err && path)
+		err = build_cached(elf, path, out);
+	if (err < 0)  /* (no cache, or its file could not be written) */
 		err = unwind_table__build(elf, out);
-		if (!err && path)
-			write_cached(path, out);
-	}
 	free(path);
-	return err;
+	return err ? -1 : 0;
 }

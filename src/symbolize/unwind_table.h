@@ -49,7 +49,10 @@ const struct record_unwind_row *unwind_table__row(const struct unwind_table *t, 
  * (a binary without a build id is built each time). A file that is not
  * whole is built again and replaced. A table found is left in its file
  * (rows NULL), for unwind_table__read(): libLLVM's is 8 MB, which a
- * reader copies elsewhere, a block at a time. */
+ * reader copies elsewhere, a block at a time. A table built goes to the
+ * file as it is built, a block of rows at a time, and is left there too
+ * (held whole in memory only when there is no cache or its file cannot
+ * be written). */
 int unwind_table__get(Elf *elf, const char *cache_dir, struct unwind_table *out);
 /* Rows [first, first + n) of a table, built or found, into `into`; 0 or -1
  * (the file could not be read). */
