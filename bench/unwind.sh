@@ -24,9 +24,15 @@
 # libbpf-tools `profile`, built outside this repository against Debian's
 # libbpf), the BPF profiler that counts in the kernel by frame pointers;
 # BUILD_TOOLS="flamekit libbpf-tools" runs only those (perf's `perf script`
-# of the builds takes about 20 minutes a run here).
+# of the builds takes about 20 minutes a run here; BUILD_PERF_SCRIPT=0
+# leaves it out: perf's row is then its recording's, for the slowdown,
+# without cc1's share). Each recording's slowdown is over an unprofiled
+# run of the same builds just before it (this machine's builds drift by
+# several points between minutes; the tools take turns in each rep), the
+# row's the median of the reps'.
 # Each run prints its own row on stderr (the first flamekit run builds its
 # unwind tables, FLAMEKIT_CACHE_DIR is fresh; later ones read them).
+# FIXED_WORK=0 runs the builds only.
 #
 # Needs root and perf (linux-perf).
 set -u
@@ -97,43 +103,45 @@ chain_share() {
 
 # A fixed amount of work that takes about 4 s unprofiled.
 rounds=1000
-t=$(timed_work)
-rounds=$(echo "$rounds * 4 / $t" | bc)
-base=$(for _ in $(seq "$REPS"); do timed_work; done | median)
+if [[ ${FIXED_WORK:-1} == 1 ]]; then
+	t=$(timed_work)
+	rounds=$(echo "$rounds * 4 / $t" | bc)
+	base=$(for _ in $(seq "$REPS"); do timed_work; done | median)
 
-echo "flamekit record unwinding benchmark: $HZ Hz, $cpus CPUs, $RUN_SECONDS s recordings, $REPS runs each, $(uname -r)"
-printf '%-10s %8s %8s %9s %8s %6s\n' tool CPU_s RSS_MB slowdown chain lost
-for tool in flamekit perf; do
-	costs=() shares=()
-	for rep in $(seq "$REPS"); do
-		prefix=$work/$tool.$rep
-		for ((i = 0; i < cpus; i++)); do "$work/fk-nofp" $((RUN_SECONDS + 2)) & done
-		sleep 0.5
-		record "$tool" "$RUN_SECONDS" "$prefix"
-		wait
-		shares+=("$(chain_share "$prefix.folded")")
-	done
-	cpu=$(for rep in $(seq "$REPS"); do awk '{ print $1 }' "$work/$tool.$rep.cost"; done | median)
-	rss=$(for rep in $(seq "$REPS"); do awk '{ print $2 }' "$work/$tool.$rep.cost"; done | median)
-	lost=$(for rep in $(seq "$REPS"); do awk '{ print $3 }' "$work/$tool.$rep.cost"; done | median)
-	share=$(printf '%s\n' "${shares[@]}" | median)
+	echo "flamekit record unwinding benchmark: $HZ Hz, $cpus CPUs, $RUN_SECONDS s recordings, $REPS runs each, $(uname -r)"
+	printf '%-10s %8s %8s %9s %8s %6s\n' tool CPU_s RSS_MB slowdown chain lost
+	for tool in flamekit perf; do
+		costs=() shares=()
+		for rep in $(seq "$REPS"); do
+			prefix=$work/$tool.$rep
+			for ((i = 0; i < cpus; i++)); do "$work/fk-nofp" $((RUN_SECONDS + 2)) & done
+			sleep 0.5
+			record "$tool" "$RUN_SECONDS" "$prefix"
+			wait
+			shares+=("$(chain_share "$prefix.folded")")
+		done
+		cpu=$(for rep in $(seq "$REPS"); do awk '{ print $1 }' "$work/$tool.$rep.cost"; done | median)
+		rss=$(for rep in $(seq "$REPS"); do awk '{ print $2 }' "$work/$tool.$rep.cost"; done | median)
+		lost=$(for rep in $(seq "$REPS"); do awk '{ print $3 }' "$work/$tool.$rep.cost"; done | median)
+		share=$(printf '%s\n' "${shares[@]}" | median)
 
-	# overhead: the same work while the tool samples every CPU
-	slows=()
-	for rep in $(seq "$REPS"); do
-		case $tool in
-		flamekit) "$BUILD/flamekit" record -F "$HZ" -a -f -o "$work/slow.folded" 3600 2> /dev/null & ;;
-		perf) perf record -F "$HZ" -a --call-graph dwarf -o "$work/slow.data" > /dev/null 2>&1 & ;;
-		esac
-		profiler=$!
-		sleep 1.5
-		slows+=("$(timed_work)")
-		kill -INT "$profiler" 2> /dev/null; wait "$profiler" 2> /dev/null
+		# overhead: the same work while the tool samples every CPU
+		slows=()
+		for rep in $(seq "$REPS"); do
+			case $tool in
+			flamekit) "$BUILD/flamekit" record -F "$HZ" -a -f -o "$work/slow.folded" 3600 2> /dev/null & ;;
+			perf) perf record -F "$HZ" -a --call-graph dwarf -o "$work/slow.data" > /dev/null 2>&1 & ;;
+			esac
+			profiler=$!
+			sleep 1.5
+			slows+=("$(timed_work)")
+			kill -INT "$profiler" 2> /dev/null; wait "$profiler" 2> /dev/null
+		done
+		slow=$(printf '%s\n' "${slows[@]}" | median)
+		printf '%-10s %8.2f %8.1f %8.3fx %8s %6s\n' "$tool" "$cpu" "$(echo "$rss / 1024" | bc -l)" \
+			"$(echo "$slow / $base" | bc -l)" "$share" "$lost"
 	done
-	slow=$(printf '%s\n' "${slows[@]}" | median)
-	printf '%-10s %8.2f %8.1f %8.3fx %8s %6s\n' "$tool" "$cpu" "$(echo "$rss / 1024" | bc -l)" \
-		"$(echo "$slow / $base" | bc -l)" "$share" "$lost"
-done
+fi
 
 # Real, varied work: gcc building this project BUILDS (3) times (make -B:
 # cc1 has no frame pointers, and each file is a new process), host-wide,
@@ -155,9 +163,8 @@ cc1_whole() {
 	awk '/^cc1;/ { n = $NF; t += n; if ($0 ~ /^cc1;_start;[^ ]*;main;/) g += n }
 		END { if (t) printf "%.1f", 100 * g / t; else print "?" }' "$1"
 }
-build_base=$(for _ in $(seq "$BUILD_REPS"); do builds; done | median)
 echo
-echo "$BUILDS builds of flamekit (make -B -j $cpus: $(printf %.1f "$build_base") s unprofiled), sampled host-wide at $HZ Hz"
+echo "$BUILDS builds of flamekit (make -B -j $cpus), sampled host-wide at $HZ Hz; slowdown over an unprofiled run just before each"
 printf '%-15s %8s %8s %9s %9s %6s\n' tool CPU_s RSS_MB slowdown cc1_whole lost
 # flamekit-dwarf: --unwind=dwarf, every stack copied out (the default before the kernel's walk)
 build_tools=(flamekit flamekit-dwarf perf)
@@ -166,12 +173,16 @@ if [[ -n ${LIBBPF_TOOLS_PROFILE:-} && -x ${LIBBPF_TOOLS_PROFILE:-} ]]; then
 else
 	echo "(libbpf-tools profile skipped: set LIBBPF_TOOLS_PROFILE)"
 fi
+# BUILD_TOOLS: only these (perf's `perf script` of the builds takes about 20 minutes a run)
+tools=()
 for tool in "${build_tools[@]}"; do
-	# BUILD_TOOLS: only these (perf's `perf script` of the builds takes about 20 minutes a run)
-	[[ " ${BUILD_TOOLS:-${build_tools[*]}} " == *" $tool "* ]] || continue
-	rows=()
-	for rep in $(seq "$BUILD_REPS"); do
+	[[ " ${BUILD_TOOLS:-${build_tools[*]}} " == *" $tool "* ]] && tools+=("$tool")
+done
+# the tools in turn in each rep, so that the machine's drift reaches them alike
+for rep in $(seq "$BUILD_REPS"); do
+	for tool in "${tools[@]}"; do
 		prefix=$work/build-$tool.$rep
+		unprofiled=$(builds)
 		case $tool in
 		flamekit) /usr/bin/time -f '%U %S %M' -o "$prefix.time" "$BUILD/flamekit" record -F "$HZ" \
 				-f -o "$prefix.folded" 3600 2> "$prefix.err" & ;;
@@ -193,19 +204,25 @@ for tool in "${build_tools[@]}"; do
 		case $tool in
 		flamekit*) lost=$(sed -n 's/.* \([0-9]*\) lost$/\1/p' "$prefix.err") ;;
 		perf)
-			/usr/bin/time -f '%U %S %M' -o "$prefix.post" sh -c "perf script -i '$prefix.data' \
-				2> /dev/null | '$BUILD/flamekit' collapse perf > '$prefix.folded'"
-			read -r puser psys prss < <(tail -n 1 "$prefix.post")
-			cpu=$(echo "$cpu + $puser + $psys" | bc -l)
-			(( prss > rss )) && rss=$prss
+			: > "$prefix.folded"
+			if [[ ${BUILD_PERF_SCRIPT:-1} == 1 ]]; then
+				/usr/bin/time -f '%U %S %M' -o "$prefix.post" sh -c "perf script -i '$prefix.data' \
+					2> /dev/null | '$BUILD/flamekit' collapse perf > '$prefix.folded'"
+				read -r puser psys prss < <(tail -n 1 "$prefix.post")
+				cpu=$(echo "$cpu + $puser + $psys" | bc -l)
+				(( prss > rss )) && rss=$prss
+			fi
 			lost=$(perf report -i "$prefix.data" --stats 2> /dev/null | awk '/LOST/ { n += $NF } END { printf "%.0f\n", n }')
 			rm -f "$prefix.data" ;;
 		libbpf-tools) lost=$(sed -n 's/^WARNING: \([0-9]*\) stack traces could not be displayed.*/\1/p' "$prefix.err" | grep . || echo 0) ;;
 		esac
-		rows+=("$cpu $rss $(echo "$wall / $build_base" | bc -l) $(cc1_whole "$prefix.folded") ${lost:-?}")
-		echo "  $tool run $rep: ${rows[-1]}" >&2
+		row="$cpu $rss $(echo "$wall / $unprofiled" | bc -l) $(cc1_whole "$prefix.folded") ${lost:-?}"
+		echo "$row" >> "$work/build-$tool.rows"
+		echo "  $tool run $rep: $row (unprofiled $unprofiled s, profiled $wall s)" >&2
 	done
-	col() { printf '%s\n' "${rows[@]}" | awk -v c="$1" '{ print $c }' | median; }
+done
+for tool in "${tools[@]}"; do
+	col() { awk -v c="$1" '{ print $c }' "$work/build-$tool.rows" | median; }
 	printf '%-15s %8.2f %8.1f %8.3fx %9s %6s\n' "$tool" "$(col 1)" "$(echo "$(col 2) / 1024" | bc -l)" \
 		"$(col 3)" "$(col 4)" "$(col 5)"
 done
