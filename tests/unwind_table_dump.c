@@ -10,11 +10,6 @@
 
 #include "../src/symbolize/unwind_table.h"
 
-static void print_row(const struct record_unwind_row *row)
-{
-	printf("%" PRIx32 " %u %d %d\n", row->pc, row->kind, row->cfa_off, row->rbp_off * 8);
-}
-
 int main(int argc, char **argv)
 {
 	struct unwind_table t;
@@ -36,7 +31,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "unwind_table_dump: %s: row %zu cannot be read\n", argv[1], i);
 			return 1;
 		}
-		print_row(&row);
+		printf("%" PRIx32 " %u %d %d\n", row.pc, row.kind, row.cfa_off, row.rbp_off * 8);
 	}
 	unwind_table__release(&t);
 	elf_end(elf);

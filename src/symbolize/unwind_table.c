@@ -234,62 +234,49 @@ static size_t fde_starts(Elf *elf, uint64_t **out)
  * instead of 0.2. */
 static bool libdw_searches(Elf *elf)
 {
-	size_t strings;
-	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
-
-	if (elf_getshdrstrndx(elf, &strings) != 0)
-		return false;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *n = gelf_getshdr(scn, &shdr) ? elf_strptr(elf, strings, shdr.sh_name) : NULL;
-		if (n && strcmp(n, ".eh_frame_hdr") == 0)
-			return true;
-		if (n && strcmp(n, ".eh_frame") == 0)
-			return false;
-	}
-	return false;
+	Elf_Scn *header = find_section(elf, ".eh_frame_hdr", &shdr);
+	Elf_Scn *frames = find_section(elf, ".eh_frame", &shdr);
+	return header && (!frames || elf_ndxscn(header) < elf_ndxscn(frames));
 }
 
-/* Is elf's image a mapping of its file (ELF_C_READ_MMAP), whose pages
- * give_back_frames() may drop? Not when libelf read it into memory. */
-static bool image_mapped(Elf *elf)
-{
-	size_t size;
-	const char *image = elf_rawfile(elf, &size);
-	return image && pages__in_file_mapping(image);
-}
+/* Where .eh_frame and .eh_frame_hdr are in elf's image, when that is a
+ * mapping of its file (ELF_C_READ_MMAP), whose pages may be dropped; none
+ * when libelf read the file into memory, or copied a section. */
+struct frame_pages {
+	const void *bytes[2];
+	size_t size[2];
+};
 
-/* The bytes of section `name` when they are in elf's image (not a copy
- * libelf made of them): *size 0 if not. */
-static const void *section_in_image(Elf *elf, const char *name, size_t *size)
+static void find_frame_pages(Elf *elf, struct frame_pages *out)
 {
-	GElf_Shdr shdr;
-	Elf_Scn *scn = find_section(elf, name, &shdr);
-	Elf_Data *data = scn ? elf_rawdata(scn, NULL) : NULL;
+	static const char *const names[] = { ".eh_frame", ".eh_frame_hdr" };
 	size_t image_size;
 	const char *image = elf_rawfile(elf, &image_size);
 
-	*size = 0;
-	if (!data || !image || (const char *)data->d_buf < image ||
-	    (const char *)data->d_buf + data->d_size > image + image_size)
-		return NULL;
-	*size = data->d_size;
-	return data->d_buf;
+	*out = (struct frame_pages){ { NULL, NULL }, { 0, 0 } };
+	if (!image || !pages__in_file_mapping(image))
+		return;
+	for (size_t i = 0; i < 2; i++) {
+		GElf_Shdr shdr;
+		Elf_Scn *scn = find_section(elf, names[i], &shdr);
+		Elf_Data *data = scn ? elf_rawdata(scn, NULL) : NULL;
+		if (data && (const char *)data->d_buf >= image &&
+		    (const char *)data->d_buf + data->d_size <= image + image_size) {
+			out->bytes[i] = data->d_buf;
+			out->size[i] = data->d_size;
+		}
+	}
 }
 
 /* Drops the pages of .eh_frame and .eh_frame_hdr read so far from our
- * resident set (pages.h), elf's image being a mapping of its file: the
- * walk goes on past them (a read faults in the few it needs again), and
- * libLLVM's are 5.6 MB. */
-static void give_back_frames(Elf *elf)
+ * resident set (pages.h): the walk goes on past them (a read faults in the
+ * few it needs again), and libLLVM's are 5.6 MB. */
+static void give_back_frame_pages(const struct frame_pages *pages)
 {
-	static const char *const names[] = { ".eh_frame", ".eh_frame_hdr" };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		size_t size;
-		const void *bytes = section_in_image(elf, names[i], &size);
-		if (size)
-			pages__give_back(bytes, size);
-	}
+	for (size_t i = 0; i < 2; i++)
+		if (pages->size[i])
+			pages__give_back(pages->bytes[i], pages->size[i]);
 }
 
 /* Builds elf's rows into b (kept, or written to b->fd): 0, or -1 when it
@@ -306,13 +293,14 @@ static int build(Elf *elf, struct builder *b)
 	}
 	uint64_t addr = starts[0];
 	size_t next = 0;  /* the first FDE start not yet passed */
-	bool start_afresh = libdw_searches(elf), mapped = image_mapped(elf);
+	bool start_afresh = libdw_searches(elf);
+	struct frame_pages pages;
+	find_frame_pages(elf, &pages);
 	while (!b->too_far && cfi) {
 		while (next < count && starts[next] <= addr)
 			next++;
 		if (++read % FDES_PER_CFI == 0) {
-			if (mapped)
-				give_back_frames(elf);
+			give_back_frame_pages(&pages);
 			if (start_afresh) {
 				dwarf_cfi_end(cfi);
 				if (!(cfi = dwarf_getcfi_elf(elf)))
@@ -344,8 +332,7 @@ static int build(Elf *elf, struct builder *b)
 		addr = starts[next];
 	}
 	free(starts);
-	if (mapped)
-		give_back_frames(elf);
+	give_back_frame_pages(&pages);
 	if (!cfi)
 		return -1;
 	dwarf_cfi_end(cfi);
