@@ -938,31 +938,23 @@ static void note_depth(struct bpf_sampler *s, uint64_t hash, uint32_t depth)
 	index_table__insert(&s->depth_index, slot, s->depth_count++, depth_hash_of, s->depths);
 }
 
-/* Looks a stack up in the stacks map; buffer holds `frames` frames (at
- * least a value's). A stack deeper than a value (walked in the kernel) is
- * read on from its chunks, up to frames. */
-static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack *buffer,
-			 size_t frames, struct sampled_stack *out)
+/* The stack whose first value buffer holds (read already) into out: a
+ * stack deeper than a value (walked in the kernel) is read on from its
+ * chunks, up to frames (buffer holds that many, at least a value's). */
+static void read_on(struct bpf_sampler *s, __u64 hash, struct record_stack *buffer,
+		    size_t frames, struct sampled_stack *out)
 {
 	size_t value_size = bpf_map__value_size(s->stacks);
 	size_t chunk = stack_chunk(s);
+	size_t depth = buffer->depth;
 
 	out->ips = (const uint64_t *)buffer->ips;
-	out->depth = 0;
-	out->missed = hash == RECORD_STACK_MISSED;
-	if (hash <= RECORD_STACK_MISSED)
-		return;
-	if (bpf_map__lookup_elem(s->stacks, &hash, sizeof(hash), buffer, value_size, 0)) {
-		out->missed = true;
-		return;
-	}
-	if (s->notes_depths)
-		note_depth(s, hash, buffer->depth);
-	size_t depth = buffer->depth;
+	out->missed = false;
 	if (depth <= chunk) {
 		out->depth = depth < s->max_stack_depth ? depth : s->max_stack_depth;
 		return;
 	}
+	out->depth = 0;
 	if (depth > frames)
 		depth = frames;
 	struct record_stack *part = fk_calloc(1, value_size);
@@ -978,6 +970,25 @@ static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack 
 	}
 	free(part);
 	out->depth = (uint32_t)depth;
+}
+
+/* Looks a stack up in the stacks map, into buffer, as read_on() says. */
+static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack *buffer,
+			 size_t frames, struct sampled_stack *out)
+{
+	out->ips = (const uint64_t *)buffer->ips;
+	out->depth = 0;
+	out->missed = hash == RECORD_STACK_MISSED;
+	if (hash <= RECORD_STACK_MISSED)
+		return;
+	if (bpf_map__lookup_elem(s->stacks, &hash, sizeof(hash), buffer,
+				 bpf_map__value_size(s->stacks), 0)) {
+		out->missed = true;
+		return;
+	}
+	if (s->notes_depths)
+		note_depth(s, hash, buffer->depth);
+	read_on(s, hash, buffer, frames, out);
 }
 
 static int delete_keys(int fd, const void *keys, size_t key_size, size_t count);
@@ -1164,6 +1175,197 @@ static int read_one_by_one(struct key_reader *r, int fd)
 	return 0;
 }
 
+/*
+ * BPF_SAMPLER_READ_ADDRESSES_ONCE in batches, where the kernel reads maps
+ * so: the counted keys say whose each stack is (the first key met that
+ * holds it), then `stacks` is read a batch at a time and each stack a key
+ * holds is handed over once, alone in a key with its owner's pid and
+ * slice. A lookup per stack (one system call each, some 60,000 for three
+ * builds of this project) was most of this pass. Stacks no key holds
+ * (chunks past a value, interpreter frames, another window's) are passed
+ * by; a stack deeper than a value reads its other chunks as lookups.
+ */
+enum stack_role { ROLE_USER, ROLE_KERNEL, ROLE_WAKER_USER, ROLE_WAKER_KERNEL };
+
+struct stack_owner {
+	uint64_t hash;
+	uint32_t pid, slice;
+	enum stack_role role;
+};
+
+struct stack_owners {
+	struct stack_owner *items;
+	size_t count, cap;
+	struct index_table index;
+};
+
+static uint64_t owner_hash_of(const void *items, size_t index)
+{
+	return ((const struct stack_owner *)items)[index].hash;
+}
+
+/* The owner's slot of hash in o's index: its entry's, or the empty one. */
+static size_t owner_slot(const struct stack_owners *o, uint64_t hash)
+{
+	size_t slot = index_table__first(&o->index, hash);
+	for (uint32_t at; (at = o->index.slots[slot]) != 0; slot = index_table__next(&o->index, slot))
+		if (o->items[at - 1].hash == hash)
+			break;
+	return slot;
+}
+
+static void add_owner(struct stack_owners *o, uint64_t hash, uint32_t pid, uint32_t slice,
+		      enum stack_role role)
+{
+	if (hash <= RECORD_STACK_MISSED)
+		return;
+	size_t slot = owner_slot(o, hash);
+	if (o->index.slots[slot])
+		return;
+	o->items = fk_grow(o->items, &o->cap, o->count + 1, sizeof(*o->items));
+	o->items[o->count] = (struct stack_owner){ hash, pid, slice, role };
+	index_table__insert(&o->index, slot, o->count++, owner_hash_of, o->items);
+}
+
+/* Every counted key's stacks into o; false if the kernel has no batch reads. */
+static bool gather_owners(struct bpf_sampler *s, struct stack_owners *o)
+{
+	int fd = bpf_map__fd(s->counts);
+	struct record_key *keys = fk_calloc(READ_BATCH, sizeof(*keys));
+	__u64 *counts = fk_calloc(READ_BATCH, sizeof(*counts));
+	__u64 batch = 0;
+	void *in = NULL;
+	bool batches = true;
+
+	for (;;) {
+		__u32 n = READ_BATCH;
+		int err = bpf_map_lookup_batch(fd, in, &batch, keys, counts, &n, NULL);
+		if (err && errno != ENOENT) {
+			batches = in != NULL;
+			break;
+		}
+		for (__u32 i = 0; i < n; i++) {
+			const struct record_key *k = &keys[i];
+			if (counts[i] == 0)
+				continue;
+			add_owner(o, k->user_stack, k->pid, k->slice, ROLE_USER);
+			add_owner(o, k->kernel_stack, k->pid, k->slice, ROLE_KERNEL);
+			add_owner(o, k->waker_user_stack, k->waker_pid, k->slice, ROLE_WAKER_USER);
+			add_owner(o, k->waker_kernel_stack, k->waker_pid, k->slice,
+				  ROLE_WAKER_KERNEL);
+		}
+		if (err)
+			break;
+		in = &batch;
+	}
+	free(keys);
+	free(counts);
+	return batches;
+}
+
+/* One stack, whose first value is `value`, to r's on_key as its owner's. */
+static int hand_over_stack(struct key_reader *r, const struct stack_owner *owner,
+			   const struct record_stack *value)
+{
+	static const struct record_stack none = { 0 };
+	struct sampled_key sampled = { .pid = owner->pid, .slice = owner->slice, .count = 1 };
+	struct sampled_stack *out = &sampled.user;
+	struct record_stack *buffer = r->user;
+	size_t frames = USER_FRAMES;
+
+	sampled.user.ips = sampled.interp.ips = (const uint64_t *)none.ips;
+	sampled.kernel.ips = sampled.waker.kernel.ips = sampled.waker.user.ips = sampled.user.ips;
+	sampled.waker.pid = owner->pid;
+	if (owner->role == ROLE_KERNEL || owner->role == ROLE_WAKER_KERNEL) {
+		out = owner->role == ROLE_KERNEL ? &sampled.kernel : &sampled.waker.kernel;
+		buffer = r->kernel;
+		frames = RECORD_MAX_STACK_DEPTH;
+	} else if (owner->role == ROLE_WAKER_USER) {
+		out = &sampled.waker.user;
+	}
+	memcpy(buffer, value, bpf_map__value_size(r->s->stacks));
+	read_on(r->s, owner->hash, buffer, frames, out);
+	return r->on_key(&sampled, r->arg);
+}
+
+/* The stacks of o, read from `stacks` in batches, handed over (on_key's
+ * value into *result); false if the kernel has no batch reads of it. */
+static bool read_owned_stacks(struct key_reader *r, const struct stack_owners *o, int *result)
+{
+	int fd = bpf_map__fd(r->s->stacks);
+	bool batches = true;
+	size_t value_size = bpf_map__value_size(r->s->stacks);
+	__u64 *hashes = fk_calloc(READ_BATCH, sizeof(*hashes));
+	char *values = fk_calloc(READ_BATCH, value_size);
+	__u64 batch = 0;
+	void *in = NULL;
+
+	for (;;) {
+		__u32 n = READ_BATCH;
+		int err = bpf_map_lookup_batch(fd, in, &batch, hashes, values, &n, NULL);
+		if (err && errno != ENOENT) {
+			batches = in != NULL;
+			break;
+		}
+		for (__u32 i = 0; i < n && !*result; i++) {
+			uint32_t at = o->index.slots[owner_slot(o, hashes[i])];
+			if (at)
+				*result = hand_over_stack(r, &o->items[at - 1],
+							  (const void *)(values + i * value_size));
+		}
+		if (err || *result)
+			break;
+		in = &batch;
+	}
+	free(hashes);
+	free(values);
+	return batches;
+}
+
+/* BPF_SAMPLER_READ_ADDRESSES_ONCE in batches (above), on_key's value into
+ * *result; false where the kernel cannot. */
+static bool read_addresses_in_batches(struct key_reader *r, int *result)
+{
+	struct stack_owners owners = { 0 };
+	bool batches;
+
+	index_table__init(&owners.index, 1024);
+	batches = gather_owners(r->s, &owners) && read_owned_stacks(r, &owners, result);
+	free(owners.items);
+	index_table__release(&owners.index);
+	return batches;
+}
+
+/* Every counted key, handed over: read in batches, else one by one. */
+static int read_keys(struct key_reader *r)
+{
+	int fd = bpf_map__fd(r->s->counts), result = 0;
+	struct record_key *keys = fk_calloc(READ_BATCH, sizeof(*keys));
+	__u64 *counts = fk_calloc(READ_BATCH, sizeof(*counts));
+	__u64 batch = 0;
+	void *in = NULL;
+
+	/* a batch call reads whole buckets: ENOSPC when one holds more keys
+	 * than asked for (never with READ_BATCH), ENOENT after the last */
+	for (;;) {
+		__u32 n = READ_BATCH;
+		int err = bpf_map_lookup_batch(fd, in, &batch, keys, counts, &n, NULL);
+		if (err && errno != ENOENT) {
+			if (!in)  /* (before any key: the kernel has no batch reads) */
+				result = read_one_by_one(r, fd);
+			break;
+		}
+		for (__u32 i = 0; i < n && !result; i++)
+			result = hand_over(r, &keys[i], counts[i]);
+		if (err || result)
+			break;
+		in = &batch;
+	}
+	free(keys);
+	free(counts);
+	return result;
+}
+
 int bpf_sampler__read(struct bpf_sampler *s, enum bpf_sampler_read what,
 		      int (*on_key)(const struct sampled_key *key, void *arg), void *arg)
 {
@@ -1175,31 +1377,11 @@ int bpf_sampler__read(struct bpf_sampler *s, enum bpf_sampler_read what,
 		.waker_kernel = fk_calloc(1, sizeof(struct record_stack)),
 		.interp = fk_calloc(1, sizeof(struct record_stack)),
 	};
-	int fd = bpf_map__fd(s->counts), result = 0;
-	struct record_key *keys = fk_calloc(READ_BATCH, sizeof(*keys));
-	__u64 *counts = fk_calloc(READ_BATCH, sizeof(*counts));
-	__u64 batch = 0;
-	void *in = NULL;
+	int result = 0;
 
 	index_table__init(&r.met_index, 1024);
-	/* a batch call reads whole buckets: ENOSPC when one holds more keys
-	 * than asked for (never with READ_BATCH), ENOENT after the last */
-	for (;;) {
-		__u32 n = READ_BATCH;
-		int err = bpf_map_lookup_batch(fd, in, &batch, keys, counts, &n, NULL);
-		if (err && errno != ENOENT) {
-			if (!in)  /* (before any key: the kernel has no batch reads) */
-				result = read_one_by_one(&r, fd);
-			break;
-		}
-		for (__u32 i = 0; i < n && !result; i++)
-			result = hand_over(&r, &keys[i], counts[i]);
-		if (err || result)
-			break;
-		in = &batch;
-	}
-	free(keys);
-	free(counts);
+	if (what != BPF_SAMPLER_READ_ADDRESSES_ONCE || !read_addresses_in_batches(&r, &result))
+		result = read_keys(&r);
 	free(r.user);
 	free(r.kernel);
 	free(r.waker_user);
