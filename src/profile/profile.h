@@ -80,7 +80,10 @@
  *		}
  *		free(order);
  *
- *	A profile_stack's pointers stay valid until the next profile__add().
+ *	A profile_stack's pointers stay valid until the next profile__add(),
+ *	and its frames while the struct itself does: the profile keeps stacks
+ *	encoded, and profile__stack() decodes one of up to PROFILE_STACK_INLINE
+ *	frames into the struct (a copy of it points at the original's).
  */
 #ifndef FLAMEKIT_PROFILE_H
 #define FLAMEKIT_PROFILE_H
@@ -153,11 +156,15 @@ struct profile_source {
 	char host[256];            /* the machine it was recorded on */
 };
 
+/* Frames a struct profile_stack holds itself (see Iteration). */
+#define PROFILE_STACK_INLINE 128
+
 struct profile_stack {
 	const frame_id *frames;       /* root first */
 	uint32_t depth;
 	struct profile_key key;
 	const union profile_value *values; /* `columns` of them */
+	frame_id decoded[PROFILE_STACK_INLINE];  /* where frames are, mostly */
 };
 
 struct profile;
