@@ -443,6 +443,43 @@ static frame_id frame_cursor__next(struct frame_cursor *c)
 	return id;
 }
 
+/* How many bytes a and b (n each) have the same at their start: eight
+ * compared at once (x86-64 is little-endian: the lowest differing bit is
+ * in the first differing byte). */
+static size_t common_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	size_t k = 0;
+
+	for (; k + 8 <= n; k += 8) {
+		uint64_t x, y;
+		memcpy(&x, a + k, 8);
+		memcpy(&y, b + k, 8);
+		if (x != y)
+			return k + (size_t)__builtin_ctzll(x ^ y) / 8;
+	}
+	while (k < n && a[k] == b[k])
+		k++;
+	return k;
+}
+
+/* The ids of encoded bytes[0 .. n): the bytes that end one (high bit clear). */
+static uint32_t ids_in(const uint8_t *bytes, size_t n)
+{
+	uint32_t ids = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, bytes + i, 8);
+		/* a 1 in each byte that ends an id, summed into the top byte */
+		uint64_t ends = (~x & 0x8080808080808080ULL) >> 7;
+		ids += (uint32_t)((ends * 0x0101010101010101ULL) >> 56);
+	}
+	for (; i < n; i++)
+		ids += !(bytes[i] & 0x80);
+	return ids;
+}
+
 /* Moves both cursors past the frames a and b share at their start: by
  * bytes where both are encoded (an id's bytes are the same just when the
  * ids are), else id by id. */
@@ -450,16 +487,12 @@ static void skip_common_frames(const struct entry *a, const struct entry *b,
 			       struct frame_cursor *ca, struct frame_cursor *cb)
 {
 	if (ca->bytes && cb->bytes) {
-		size_t n = a->byte_count < b->byte_count ? a->byte_count : b->byte_count, k = 0;
-		while (k < n && ca->bytes[k] == cb->bytes[k])
-			k++;
+		size_t n = a->byte_count < b->byte_count ? a->byte_count : b->byte_count;
+		size_t k = common_bytes(ca->bytes, cb->bytes, n);
 		while (k > 0 && (ca->bytes[k - 1] & 0x80))  /* back to an id's first byte */
 			k--;
-		uint32_t ids = 0;
-		for (size_t i = 0; i < k; i++)
-			ids += !(ca->bytes[i] & 0x80);
 		ca->at = cb->at = k;
-		ca->index = cb->index = ids;
+		ca->index = cb->index = ids_in(ca->bytes, k);
 		return;
 	}
 	while (ca->index < ca->depth && cb->index < cb->depth) {
