@@ -469,8 +469,9 @@ static int build_cached(Elf *elf, const char *path, struct unwind_table *out)
 	return find_cached(path, out);
 }
 
-/* Blocks read at once while a file is opened: 128 KiB. */
-#define FILE_RUN_BLOCKS 64
+/* A block's first pc not read yet (no row starts there: the last address
+ * of a 4 GB image). */
+#define FIRST_UNKNOWN UINT32_MAX
 
 int unwind_table_file__open(Elf *elf, const char *cache_dir, struct unwind_table_file *out)
 {
@@ -483,37 +484,43 @@ int unwind_table_file__open(Elf *elf, const char *cache_dir, struct unwind_table
 	out->block_first = NULL;
 	if (fd < 0)
 		return -1;
-	size_t blocks = (count + UNWIND_FILE_BLOCK - 1) / UNWIND_FILE_BLOCK;
-	uint32_t *first = fk_calloc(blocks, sizeof(*first));
-	/* read through in runs of blocks (a read a block: thousands for a big table) */
-	struct record_unwind_row *run = fk_malloc(FILE_RUN_BLOCKS * UNWIND_FILE_BLOCK * sizeof(*run));
-	for (size_t i = 0; i < blocks; i += FILE_RUN_BLOCKS) {
-		size_t rows = (count - i * UNWIND_FILE_BLOCK < FILE_RUN_BLOCKS * UNWIND_FILE_BLOCK) ?
-			count - i * UNWIND_FILE_BLOCK : FILE_RUN_BLOCKS * UNWIND_FILE_BLOCK;
-		off_t at = (off_t)(CACHE_HEADER + i * UNWIND_FILE_BLOCK * sizeof(*run));
-		if (pread(fd, run, rows * sizeof(*run), at) != (ssize_t)(rows * sizeof(*run))) {
-			free(run);
-			free(first);
-			close(fd);
-			return -1;
-		}
-		for (size_t k = 0; k * UNWIND_FILE_BLOCK < rows; k++)
-			first[i + k] = run[k * UNWIND_FILE_BLOCK].pc;
-	}
-	free(run);
 	out->fd = fd;
 	out->count = count;
-	out->blocks = blocks;
-	out->block_first = first;
+	out->blocks = (count + UNWIND_FILE_BLOCK - 1) / UNWIND_FILE_BLOCK;
+	out->block_first = fk_malloc(out->blocks * sizeof(*out->block_first));
+	memset(out->block_first, 0xff, out->blocks * sizeof(*out->block_first));
 	out->block = SIZE_MAX;
 	return 0;
+}
+
+/* Block k's first pc into *pc, read now if it was not: false if it cannot be. */
+static bool block_first(struct unwind_table_file *f, size_t k, uint32_t *pc)
+{
+	if (f->block_first[k] == FIRST_UNKNOWN) {
+		struct record_unwind_row row;
+		off_t at = (off_t)(CACHE_HEADER + k * UNWIND_FILE_BLOCK * sizeof(row));
+		if (pread(f->fd, &row, sizeof(row), at) != (ssize_t)sizeof(row))
+			return false;
+		f->block_first[k] = row.pc;
+	}
+	*pc = f->block_first[k];
+	return true;
 }
 
 bool unwind_table_file__row(struct unwind_table_file *f, uint32_t own,
 			    struct record_unwind_row *row)
 {
-	size_t below = upper_bound(f->block_first, f->blocks, sizeof(*f->block_first),
-				  sizeof(*f->block_first), own);
+	size_t below = 0, above = f->blocks;  /* blocks [0, below) start at or below own */
+	while (below < above) {
+		size_t mid = below + (above - below) / 2;
+		uint32_t first;
+		if (!block_first(f, mid, &first))
+			return false;
+		if (first <= own)
+			below = mid + 1;
+		else
+			above = mid;
+	}
 	if (below == 0)
 		return false;
 	size_t block = below - 1, first = block * UNWIND_FILE_BLOCK;  /* the last starting at or below */

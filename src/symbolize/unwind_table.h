@@ -63,9 +63,11 @@ void unwind_table__release(struct unwind_table *t);
 /*
  * A table as the cache's file holds it, for walks in user space, read a
  * block of rows at a time (a mapping's pages would stay in our RSS as
- * searches touched them: a big table's whole): the first pc of every
- * block is kept, a row is found in its block, read when asked for, the
- * last read kept.
+ * searches touched them: a big table's whole): a row is found in its
+ * block, read when asked for, the last read kept, and the block by the
+ * first pcs of the blocks a search meets, each read the first time (a view
+ * opened read all of them, the whole table: 8 MB for libLLVM's, for the
+ * few samples copied in it).
  *
  *	struct unwind_table_file f;
  *	if (unwind_table_file__open(elf, cache_dir, &f) == 0) {
@@ -79,7 +81,7 @@ void unwind_table__release(struct unwind_table *t);
 struct unwind_table_file {
 	int fd;
 	size_t count, blocks;
-	uint32_t *block_first;         /* each block's first pc */
+	uint32_t *block_first;         /* each block's first pc (UINT32_MAX: not read yet) */
 	size_t block;                  /* the block in rows; SIZE_MAX: none */
 	struct record_unwind_row rows[UNWIND_FILE_BLOCK];
 };
