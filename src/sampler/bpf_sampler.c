@@ -1092,6 +1092,42 @@ static uint64_t met_hash(const void *items, size_t index)
 	return index_table__mix(((const uint64_t *)items)[index]);
 }
 
+/*
+ * Reads a hash map READ_BATCH entries a call, handing each batch to
+ * each() (0: go on): each()'s value, or 0 once all are read; false in
+ * *batches if the kernel has no batch reads (found at the first call, so
+ * nothing was handed over). A call reads whole buckets: ENOSPC when one
+ * holds more keys than asked for (never with READ_BATCH), ENOENT after
+ * the last.
+ */
+static int read_in_batches(int fd, size_t key_size, size_t value_size,
+			   int (*each)(const void *keys, const void *values, __u32 n, void *arg),
+			   void *arg, bool *batches)
+{
+	void *keys = fk_calloc(READ_BATCH, key_size);
+	void *values = fk_calloc(READ_BATCH, value_size);
+	__u64 batch = 0;
+	void *in = NULL;
+	int result = 0;
+
+	*batches = true;
+	for (;;) {
+		__u32 n = READ_BATCH;
+		int err = bpf_map_lookup_batch(fd, in, &batch, keys, values, &n, NULL);
+		if (err && errno != ENOENT) {
+			*batches = in != NULL;
+			break;
+		}
+		result = n ? each(keys, values, n, arg) : 0;
+		if (err || result)
+			break;
+		in = &batch;
+	}
+	free(keys);
+	free(values);
+	return result;
+}
+
 /* Whether hash was met before in this read (and marks it met). */
 static bool stack_met(struct stack_hashes *met, struct index_table *index, uint64_t hash)
 {
@@ -1227,40 +1263,19 @@ static void add_owner(struct stack_owners *o, uint64_t hash, uint32_t pid, uint3
 	index_table__insert(&o->index, slot, o->count++, owner_hash_of, o->items);
 }
 
-/* Every counted key's stacks into o; false if the kernel has no batch reads. */
-static bool gather_owners(struct bpf_sampler *s, struct stack_owners *o)
+static int add_owners(const void *keys, const void *counts, __u32 n, void *owners)
 {
-	int fd = bpf_map__fd(s->counts);
-	struct record_key *keys = fk_calloc(READ_BATCH, sizeof(*keys));
-	__u64 *counts = fk_calloc(READ_BATCH, sizeof(*counts));
-	__u64 batch = 0;
-	void *in = NULL;
-	bool batches = true;
-
-	for (;;) {
-		__u32 n = READ_BATCH;
-		int err = bpf_map_lookup_batch(fd, in, &batch, keys, counts, &n, NULL);
-		if (err && errno != ENOENT) {
-			batches = in != NULL;
-			break;
-		}
-		for (__u32 i = 0; i < n; i++) {
-			const struct record_key *k = &keys[i];
-			if (counts[i] == 0)
-				continue;
-			add_owner(o, k->user_stack, k->pid, k->slice, ROLE_USER);
-			add_owner(o, k->kernel_stack, k->pid, k->slice, ROLE_KERNEL);
-			add_owner(o, k->waker_user_stack, k->waker_pid, k->slice, ROLE_WAKER_USER);
-			add_owner(o, k->waker_kernel_stack, k->waker_pid, k->slice,
-				  ROLE_WAKER_KERNEL);
-		}
-		if (err)
-			break;
-		in = &batch;
+	for (__u32 i = 0; i < n; i++) {
+		const struct record_key *k = (const struct record_key *)keys + i;
+		if (((const __u64 *)counts)[i] == 0)
+			continue;
+		add_owner(owners, k->user_stack, k->pid, k->slice, ROLE_USER);
+		add_owner(owners, k->kernel_stack, k->pid, k->slice, ROLE_KERNEL);
+		add_owner(owners, k->waker_user_stack, k->waker_pid, k->slice, ROLE_WAKER_USER);
+		add_owner(owners, k->waker_kernel_stack, k->waker_pid, k->slice,
+			  ROLE_WAKER_KERNEL);
 	}
-	free(keys);
-	free(counts);
-	return batches;
+	return 0;
 }
 
 /* One stack, whose first value is `value`, to r's on_key as its owner's. */
@@ -1288,38 +1303,26 @@ static int hand_over_stack(struct key_reader *r, const struct stack_owner *owner
 	return r->on_key(&sampled, r->arg);
 }
 
-/* The stacks of o, read from `stacks` in batches, handed over (on_key's
- * value into *result); false if the kernel has no batch reads of it. */
-static bool read_owned_stacks(struct key_reader *r, const struct stack_owners *o, int *result)
-{
-	int fd = bpf_map__fd(r->s->stacks);
-	bool batches = true;
-	size_t value_size = bpf_map__value_size(r->s->stacks);
-	__u64 *hashes = fk_calloc(READ_BATCH, sizeof(*hashes));
-	char *values = fk_calloc(READ_BATCH, value_size);
-	__u64 batch = 0;
-	void *in = NULL;
+struct owned_stacks {
+	struct key_reader *r;
+	const struct stack_owners *owners;
+};
 
-	for (;;) {
-		__u32 n = READ_BATCH;
-		int err = bpf_map_lookup_batch(fd, in, &batch, hashes, values, &n, NULL);
-		if (err && errno != ENOENT) {
-			batches = in != NULL;
-			break;
-		}
-		for (__u32 i = 0; i < n && !*result; i++) {
-			uint32_t at = o->index.slots[owner_slot(o, hashes[i])];
-			if (at)
-				*result = hand_over_stack(r, &o->items[at - 1],
-							  (const void *)(values + i * value_size));
-		}
-		if (err || *result)
-			break;
-		in = &batch;
+/* The stacks of a batch of `stacks` that keys hold, handed over. */
+static int hand_over_owned(const void *hashes, const void *values, __u32 n, void *arg)
+{
+	const struct owned_stacks *o = arg;
+	size_t value_size = bpf_map__value_size(o->r->s->stacks);
+	int result = 0;
+
+	for (__u32 i = 0; i < n && !result; i++) {
+		uint32_t at = o->owners->index.slots[owner_slot(o->owners,
+								 ((const __u64 *)hashes)[i])];
+		if (at)
+			result = hand_over_stack(o->r, &o->owners->items[at - 1],
+						 (const void *)((const char *)values + i * value_size));
 	}
-	free(hashes);
-	free(values);
-	return batches;
+	return result;
 }
 
 /* BPF_SAMPLER_READ_ADDRESSES_ONCE in batches (above), on_key's value into
@@ -1330,40 +1333,35 @@ static bool read_addresses_in_batches(struct key_reader *r, int *result)
 	bool batches;
 
 	index_table__init(&owners.index, 1024);
-	batches = gather_owners(r->s, &owners) && read_owned_stacks(r, &owners, result);
+	read_in_batches(bpf_map__fd(r->s->counts), sizeof(struct record_key), sizeof(__u64),
+			add_owners, &owners, &batches);
+	if (batches)
+		*result = read_in_batches(bpf_map__fd(r->s->stacks), sizeof(__u64),
+					  bpf_map__value_size(r->s->stacks), hand_over_owned,
+					  &(struct owned_stacks){ r, &owners }, &batches);
 	free(owners.items);
 	index_table__release(&owners.index);
 	return batches;
 }
 
+static int hand_over_keys(const void *keys, const void *counts, __u32 n, void *r)
+{
+	int result = 0;
+
+	for (__u32 i = 0; i < n && !result; i++)
+		result = hand_over(r, (const struct record_key *)keys + i, ((const __u64 *)counts)[i]);
+	return result;
+}
+
 /* Every counted key, handed over: read in batches, else one by one. */
 static int read_keys(struct key_reader *r)
 {
-	int fd = bpf_map__fd(r->s->counts), result = 0;
-	struct record_key *keys = fk_calloc(READ_BATCH, sizeof(*keys));
-	__u64 *counts = fk_calloc(READ_BATCH, sizeof(*counts));
-	__u64 batch = 0;
-	void *in = NULL;
+	int fd = bpf_map__fd(r->s->counts);
+	bool batches;
+	int result = read_in_batches(fd, sizeof(struct record_key), sizeof(__u64), hand_over_keys,
+				     r, &batches);
 
-	/* a batch call reads whole buckets: ENOSPC when one holds more keys
-	 * than asked for (never with READ_BATCH), ENOENT after the last */
-	for (;;) {
-		__u32 n = READ_BATCH;
-		int err = bpf_map_lookup_batch(fd, in, &batch, keys, counts, &n, NULL);
-		if (err && errno != ENOENT) {
-			if (!in)  /* (before any key: the kernel has no batch reads) */
-				result = read_one_by_one(r, fd);
-			break;
-		}
-		for (__u32 i = 0; i < n && !result; i++)
-			result = hand_over(r, &keys[i], counts[i]);
-		if (err || result)
-			break;
-		in = &batch;
-	}
-	free(keys);
-	free(counts);
-	return result;
+	return batches ? result : read_one_by_one(r, fd);
 }
 
 int bpf_sampler__read(struct bpf_sampler *s, enum bpf_sampler_read what,
@@ -1534,36 +1532,39 @@ static void doom_stack(struct bpf_sampler *s, uint64_t hash, struct record_stack
 	stack_hashes__add(doomed, hash);
 }
 
+struct gathered_keys {
+	struct record_key *keys;
+	size_t count, cap;
+};
+
+static int gather_batch(const void *keys, const void *counts, __u32 n, void *arg)
+{
+	struct gathered_keys *g = arg;
+
+	(void)counts;
+	g->keys = fk_grow(g->keys, &g->cap, g->count + n, sizeof(*g->keys));
+	memcpy(g->keys + g->count, keys, n * sizeof(*g->keys));
+	g->count += n;
+	return 0;
+}
+
 /* The counted keys, all of them, into *keys (the caller frees them). */
 static size_t gather_keys(int fd, struct record_key **keys)
 {
-	size_t count = 0, cap = 0;
-	__u64 *counts = fk_calloc(READ_BATCH, sizeof(*counts));
-	__u64 batch = 0;
-	void *in = NULL;
+	struct gathered_keys g = { 0 };
+	bool batches;
 
-	*keys = NULL;
-	for (;;) {
-		*keys = fk_grow(*keys, &cap, count + READ_BATCH, sizeof(**keys));
-		__u32 n = READ_BATCH;
-		int err = bpf_map_lookup_batch(fd, in, &batch, *keys + count, counts, &n, NULL);
-		if (err && errno != ENOENT && !in) {
-			/* (the kernel has no batch reads) */
-			struct record_key next, *previous = NULL;
-			while (bpf_map_get_next_key(fd, previous, &next) == 0) {
-				*keys = fk_grow(*keys, &cap, count + 1, sizeof(**keys));
-				(*keys)[count] = next;
-				previous = &(*keys)[count++];
-			}
-			break;
+	read_in_batches(fd, sizeof(struct record_key), sizeof(__u64), gather_batch, &g, &batches);
+	if (!batches) {
+		struct record_key next, *previous = NULL;
+		while (bpf_map_get_next_key(fd, previous, &next) == 0) {
+			g.keys = fk_grow(g.keys, &g.cap, g.count + 1, sizeof(*g.keys));
+			g.keys[g.count] = next;
+			previous = &g.keys[g.count++];
 		}
-		count += n;
-		if (err)
-			break;
-		in = &batch;
 	}
-	free(counts);
-	return count;
+	*keys = g.keys;
+	return g.count;
 }
 
 int bpf_sampler__forget_slices(struct bpf_sampler *s, uint32_t slice,
