@@ -244,18 +244,44 @@ static frame_id decode_frame(const uint8_t *bytes, size_t *at)
 	return id;
 }
 
+/* An entry's frames read one at a time, first to last. */
+struct frame_cursor {
+	const uint8_t *bytes;       /* encoded (NULL: ids kept whole) */
+	const frame_id *ids;
+	size_t at;                  /* the next frame's first byte, in bytes */
+	uint32_t index, depth;      /* the next frame's index, of depth */
+};
+
+static void frame_cursor__init(struct frame_cursor *c, const struct profile *p,
+			       const struct entry *en)
+{
+	const uint8_t *bytes = p->stack_bytes + en->bytes_offset;
+	*c = (struct frame_cursor){ bytes, NULL, 0, 0, en->depth };
+	if (kept_whole(en->depth)) {
+		c->bytes = NULL;
+		c->ids = (const frame_id *)(const void *)bytes;
+	}
+}
+
+static frame_id frame_cursor__next(struct frame_cursor *c)
+{
+	frame_id id = c->bytes ? decode_frame(c->bytes, &c->at) : c->ids[c->index];
+	c->index++;
+	return id;
+}
+
 /* An entry's frames: decoded into room (PROFILE_STACK_INLINE of them), or
  * where its ids are kept whole. */
 static const frame_id *entry_frames(const struct profile *p, const struct entry *en,
 				    frame_id *room)
 {
-	const uint8_t *bytes = p->stack_bytes + en->bytes_offset;
-	size_t at = 0;
+	struct frame_cursor c;
 
-	if (kept_whole(en->depth))
-		return (const frame_id *)(const void *)bytes;
-	for (uint32_t i = 0; i < en->depth; i++)
-		room[i] = decode_frame(bytes, &at);
+	frame_cursor__init(&c, p, en);
+	if (!c.bytes)
+		return c.ids;
+	while (c.index < c.depth)
+		room[c.index] = frame_cursor__next(&c);
 	return room;
 }
 
@@ -415,32 +441,6 @@ static int compare_keys(const struct entry *a, const struct entry *b)
 	if (a->key.slice != b->key.slice)
 		return a->key.slice < b->key.slice ? -1 : 1;
 	return a->key.pid < b->key.pid ? -1 : a->key.pid > b->key.pid;
-}
-
-/* An entry's frames read one at a time, first to last. */
-struct frame_cursor {
-	const uint8_t *bytes;       /* encoded (NULL: ids kept whole) */
-	const frame_id *ids;
-	size_t at;                  /* the next frame's first byte, in bytes */
-	uint32_t index, depth;      /* the next frame's index, of depth */
-};
-
-static void frame_cursor__init(struct frame_cursor *c, const struct profile *p,
-			       const struct entry *en)
-{
-	const uint8_t *bytes = p->stack_bytes + en->bytes_offset;
-	*c = (struct frame_cursor){ bytes, NULL, 0, 0, en->depth };
-	if (kept_whole(en->depth)) {
-		c->bytes = NULL;
-		c->ids = (const frame_id *)(const void *)bytes;
-	}
-}
-
-static frame_id frame_cursor__next(struct frame_cursor *c)
-{
-	frame_id id = c->bytes ? decode_frame(c->bytes, &c->at) : c->ids[c->index];
-	c->index++;
-	return id;
 }
 
 /* How many bytes a and b (n each) have the same at their start: eight
