@@ -28,39 +28,53 @@
 
 /* One executable mapping of a process, from /proc/PID/maps (time 0: it was
  * there before anything was recorded) or from an mmap record (its time). */
+/* A file mapped, one for all its mappings (intern_file()): a build's
+ * thousands of processes map the same dozen files. */
+struct mapped_file {
+	uint64_t dev, inode;
+	uint64_t hash;
+	bool used;               /* forget_unused_files()'s mark */
+	char path[];
+};
+
 struct mapping {
 	uint64_t start, end, offset;
 	uint64_t time;
-	uint64_t dev, inode;
-	const char *path;        /* NULL: anonymous (JIT code, see perf_map); interned */
+	struct mapped_file *file;  /* NULL: anonymous (JIT code, see perf_map), or the vDSO */
 	struct binary *binary;   /* opened once the process is sampled; NULL: anonymous */
-	uint64_t binary_id;      /* process_module.key of binary */
+	uint32_t binary_id;      /* process_module.key of binary */
 	bool vdso;
 };
 
 struct process {
 	uint32_t pid;
+	/* forked from parent_pid at fork_time (0: from none known): until it
+	 * execs, its address space is the parent's at the fork, which
+	 * mapping_at() looks in (not copied: most children exec at once) */
+	uint32_t parent_pid;
+	uint64_t fork_time;
 	struct mapping *mappings;  /* in the order they were learnt; see mapping_at() */
 	size_t mapping_count, mapping_cap;
 	uint64_t *execs;           /* times it exec'd or was forked, ascending */
 	size_t exec_count, exec_cap;
 	uint64_t generation;       /* bumped whenever mappings change */
 	uint64_t exited;           /* when it exited (ns); 0: alive, as far as told */
-	/* forked from parent_pid at fork_time (0: from none known): until it
-	 * execs, its address space is the parent's at the fork, which
-	 * mapping_at() looks in (not copied: most children exec at once) */
-	uint32_t parent_pid;
-	uint64_t fork_time;
+	struct process_jit *jit;   /* NULL until its JIT code is looked at */
 	bool sampled;              /* its binaries are opened as they are learnt */
 	bool snapshot_taken;
 	bool mapped_since_forget;  /* mappings for process_symbols__forget_shadowed() to look at */
+	/* HotSpot (it maps libjvm.so): asked for its perf map (jvm_attach.h) */
+	bool jvm;
+};
+
+/* What naming a process's JIT code keeps: most processes (a build's
+ * thousands) have none, and the record of each is kept to the end. */
+struct process_jit {
 	struct symbol_table perf_map;  /* /tmp/perf-PID.map, sorted */
 	char **perf_map_names;     /* one block of names per read: names never move */
 	size_t perf_map_reads;
 	long perf_map_offset;      /* read up to here (the JIT appends) */
 	uint64_t perf_map_checked; /* CLOCK_MONOTONIC_COARSE ns of the last look */
-	/* HotSpot (it maps libjvm.so): asked for its perf map (jvm_attach.h) */
-	bool jvm;
 	bool jvm_asked_while_naming;  /* once, at its first JIT frame without a name */
 	bool jvm_answered;         /* an ask succeeded once */
 	struct jvm_ask *jvm_ask;   /* the ask in flight, if any */
@@ -116,17 +130,12 @@ struct process_symbols {
 	bool vdso_tried;
 	bool jit_suffix;         /* names from perf maps end in _[j] */
 	struct debuginfod_fetcher *fetch;  /* debug files missing here: from there */
-	/* the mappings' paths, one copy of each (intern_path()): a build's
-	 * thousands of processes map the same dozen files */
-	struct interned_path *paths;
-	size_t path_count, path_cap;
-	struct index_table path_index;
+	/* the files mapped (intern_file()) */
+	struct mapped_file **files;
+	size_t file_count, file_cap;
+	struct index_table file_index;
 };
 
-struct interned_path {
-	char *text;
-	uint64_t hash;
-};
 
 struct process_symbols *process_symbols__new(void)
 {
@@ -134,7 +143,7 @@ struct process_symbols *process_symbols__new(void)
 	elf_version(EV_CURRENT);
 	pid_table__init(&ps->processes);
 	index_table__init(&ps->binary_index, 64);
-	index_table__init(&ps->path_index, 64);
+	index_table__init(&ps->file_index, 64);
 	return ps;
 }
 
@@ -143,13 +152,24 @@ static void process__free(void *record)
 	struct process *p = record;
 	free(p->mappings);
 	free(p->execs);
-	symbol_table__release(&p->perf_map);
-	for (size_t j = 0; j < p->perf_map_reads; j++)
-		free(p->perf_map_names[j]);
-	free(p->perf_map_names);
-	free(p->jvm_refusal);
-	jvm_ask__free(p->jvm_ask);
+	if (p->jit) {
+		symbol_table__release(&p->jit->perf_map);
+		for (size_t j = 0; j < p->jit->perf_map_reads; j++)
+			free(p->jit->perf_map_names[j]);
+		free(p->jit->perf_map_names);
+		free(p->jit->jvm_refusal);
+		jvm_ask__free(p->jit->jvm_ask);
+		free(p->jit);
+	}
 	free(p);
+}
+
+/* p's JIT naming state, made at the first need. */
+static struct process_jit *process__jit(struct process *p)
+{
+	if (!p->jit)
+		p->jit = fk_calloc(1, sizeof(*p->jit));
+	return p->jit;
 }
 
 void process_symbols__free(struct process_symbols *ps)
@@ -163,74 +183,68 @@ void process_symbols__free(struct process_symbols *ps)
 	index_table__release(&ps->binary_index);
 	binary__free(ps->vdso);
 	free(ps->named);
-	for (size_t i = 0; i < ps->path_count; i++)
-		free(ps->paths[i].text);
-	free(ps->paths);
-	index_table__release(&ps->path_index);
+	for (size_t i = 0; i < ps->file_count; i++)
+		free(ps->files[i]);
+	free(ps->files);
+	index_table__release(&ps->file_index);
 	free(ps);
 }
 
-static uint64_t path_hash(const char *path)
+static uint64_t file_hash(const char *path, uint64_t dev, uint64_t inode)
 {
-	return XXH3_64bits(path, strlen(path));
+	return XXH3_64bits_withSeed(path, strlen(path), dev * 0x9e3779b97f4a7c15ULL ^ inode);
 }
 
-static uint64_t interned_path_hash_of(const void *items, size_t index)
+static uint64_t file_hash_of(const void *items, size_t index)
 {
-	return ((const struct interned_path *)items)[index].hash;
+	return ((struct mapped_file *const *)items)[index]->hash;
 }
 
-/* The index of path's copy in ps->paths (or of the empty slot for it). */
-static size_t path_slot(const struct process_symbols *ps, const char *path, uint64_t hash)
+/* The file (path, dev, inode) once for all its mappings, kept while a
+ * mapping has it (forget_unused_files()). */
+static struct mapped_file *intern_file(struct process_symbols *ps, const char *path, uint64_t dev,
+				       uint64_t inode)
 {
-	size_t slot = index_table__first(&ps->path_index, hash);
-	for (uint32_t at; (at = ps->path_index.slots[slot]) != 0;
-	     slot = index_table__next(&ps->path_index, slot))
-		if (ps->paths[at - 1].hash == hash && strcmp(ps->paths[at - 1].text, path) == 0)
-			break;
-	return slot;
+	uint64_t hash = file_hash(path, dev, inode);
+	size_t slot = index_table__first(&ps->file_index, hash);
+	for (uint32_t at; (at = ps->file_index.slots[slot]) != 0;
+	     slot = index_table__next(&ps->file_index, slot)) {
+		struct mapped_file *f = ps->files[at - 1];
+		if (f->hash == hash && f->dev == dev && f->inode == inode && strcmp(f->path, path) == 0)
+			return f;
+	}
+	size_t len = strlen(path);
+	struct mapped_file *f = fk_malloc(sizeof(*f) + len + 1);
+	*f = (struct mapped_file){ dev, inode, hash, false };
+	memcpy(f->path, path, len + 1);
+	ps->files = fk_grow(ps->files, &ps->file_cap, ps->file_count + 1, sizeof(*ps->files));
+	ps->files[ps->file_count] = f;
+	index_table__insert(&ps->file_index, slot, ps->file_count++, file_hash_of, ps->files);
+	return f;
 }
 
-/* path's one copy, kept while a mapping has it (forget_unused_paths()). */
-static const char *intern_path(struct process_symbols *ps, const char *path)
+/* Lets go of the files that no process's mappings have now. */
+static void forget_unused_files(struct process_symbols *ps)
 {
-	uint64_t hash = path_hash(path);
-	size_t slot = path_slot(ps, path, hash);
-	uint32_t at = ps->path_index.slots[slot];
-	if (at)
-		return ps->paths[at - 1].text;
-	ps->paths = fk_grow(ps->paths, &ps->path_cap, ps->path_count + 1, sizeof(*ps->paths));
-	ps->paths[ps->path_count] = (struct interned_path){ fk_strdup(path), hash };
-	index_table__insert(&ps->path_index, slot, ps->path_count++, interned_path_hash_of,
-			    ps->paths);
-	return ps->paths[ps->path_count - 1].text;
-}
-
-/* Lets go of the paths that no process's mappings have now. */
-static void forget_unused_paths(struct process_symbols *ps)
-{
-	bool *used = fk_calloc(ps->path_count + 1, sizeof(*used));
 	size_t kept = 0;
 
+	for (size_t i = 0; i < ps->file_count; i++)
+		ps->files[i]->used = false;
 	for (size_t i = 0; i < ps->processes.count; i++) {
 		const struct process *p = ps->processes.records[i];
-		for (size_t j = 0; j < p->mapping_count; j++) {
-			const char *path = p->mappings[j].path;
-			uint32_t at = path ? ps->path_index.slots[path_slot(ps, path, path_hash(path))] : 0;
-			if (at)
-				used[at - 1] = true;
-		}
+		for (size_t j = 0; j < p->mapping_count; j++)
+			if (p->mappings[j].file)
+				p->mappings[j].file->used = true;
 	}
-	for (size_t i = 0; i < ps->path_count; i++) {
-		if (used[i])
-			ps->paths[kept++] = ps->paths[i];
+	for (size_t i = 0; i < ps->file_count; i++) {
+		if (ps->files[i]->used)
+			ps->files[kept++] = ps->files[i];
 		else
-			free(ps->paths[i].text);
+			free(ps->files[i]);
 	}
-	free(used);
-	if (kept < ps->path_count) {
-		ps->path_count = kept;
-		index_table__rebuild(&ps->path_index, kept, interned_path_hash_of, ps->paths);
+	if (kept < ps->file_count) {
+		ps->file_count = kept;
+		index_table__rebuild(&ps->file_index, kept, file_hash_of, ps->files);
 	}
 }
 
@@ -248,7 +262,7 @@ static uint64_t known_binary_hash_of(const void *items, size_t index)
 /* m's binary, opened now if it was not (m->binary_id too). */
 static void open_binary(struct process_symbols *ps, uint32_t pid, struct mapping *m)
 {
-	uint64_t dev = m->dev, inode = m->inode;
+	uint64_t dev = m->file->dev, inode = m->file->inode;
 	uint64_t hash = binary_key_hash(dev, inode);
 	size_t slot = index_table__first(&ps->binary_index, hash);
 	for (uint32_t at; (at = ps->binary_index.slots[slot]) != 0;
@@ -256,7 +270,7 @@ static void open_binary(struct process_symbols *ps, uint32_t pid, struct mapping
 		const struct known_binary *k = &ps->binaries[at - 1];
 		if (k->dev == dev && k->inode == inode) {
 			m->binary = k->binary;
-			m->binary_id = k->id;
+			m->binary_id = (uint32_t)k->id;
 			return;
 		}
 	}
@@ -264,7 +278,7 @@ static void open_binary(struct process_symbols *ps, uint32_t pid, struct mapping
 	 * another mount namespace (a container). Once it has exited, the path
 	 * as seen from here. */
 	char where[4200];
-	const char *path = m->path;
+	const char *path = m->file->path;
 	struct binary *b;
 	snprintf(where, sizeof where, "/proc/%u/map_files/%" PRIx64 "-%" PRIx64, pid, m->start,
 		 m->end);
@@ -285,7 +299,7 @@ static void open_binary(struct process_symbols *ps, uint32_t pid, struct mapping
 	index_table__insert(&ps->binary_index, slot, ps->binary_count++, known_binary_hash_of,
 			    ps->binaries);
 	m->binary = b;
-	m->binary_id = ps->last_binary_id;
+	m->binary_id = (uint32_t)ps->last_binary_id;
 }
 
 /* Our own vDSO: the kernel maps the same image into every process. */
@@ -305,8 +319,8 @@ static void mapping__open(struct process_symbols *ps, uint32_t pid, struct mappi
 		return;
 	if (m->vdso) {
 		m->binary = vdso(ps);
-		m->binary_id = ps->vdso_id;
-	} else if (m->path) {
+		m->binary_id = (uint32_t)ps->vdso_id;
+	} else if (m->file) {
 		open_binary(ps, pid, m);
 	}
 }
@@ -318,27 +332,26 @@ static void process__add_mapping(struct process_symbols *ps, struct process *p,
 			      sizeof(*p->mappings));
 	struct mapping *added = &p->mappings[p->mapping_count++];
 	*added = *m;
-	added->path = m->path ? intern_path(ps, m->path) : NULL;
 	added->binary = NULL;
 	added->binary_id = 0;
 	p->generation++;
 	p->mapped_since_forget = true;
-	if (m->path && jvm_attach__is_hotspot(m->path))
+	if (m->file && jvm_attach__is_hotspot(m->file->path))
 		p->jvm = true;
 	if (p->sampled)
 		mapping__open(ps, p->pid, added);
 }
 
-/* A mapping of path: a file, the vDSO, or anonymous (NULL path). */
-static void mapping__init(struct mapping *m, uint64_t start, uint64_t end, uint64_t offset,
-			  uint64_t dev, uint64_t inode, const char *path, uint64_t time)
+/* A mapping of path: a file, the vDSO, or anonymous. */
+static void mapping__init(struct process_symbols *ps, struct mapping *m, uint64_t start,
+			  uint64_t end, uint64_t offset, uint64_t dev, uint64_t inode,
+			  const char *path, uint64_t time)
 {
-	*m = (struct mapping){ .start = start, .end = end, .offset = offset, .time = time,
-			       .dev = dev, .inode = inode };
+	*m = (struct mapping){ .start = start, .end = end, .offset = offset, .time = time };
 	if (strcmp(path, "[vdso]") == 0)
 		m->vdso = true;
 	else if (path[0] == '/' && inode != 0)
-		m->path = path;  /* interned by process__add_mapping */
+		m->file = intern_file(ps, path, dev, inode);
 }
 
 /* Reads the executable mappings of pid (none if it is gone), as at time 0. */
@@ -363,7 +376,8 @@ static void process__read_maps(struct process_symbols *ps, struct process *p)
 		char *name = line + name_at;
 		name[strcspn(name, "\n")] = 0;
 		struct mapping m;
-		mapping__init(&m, start, end, offset, (uint64_t)major << 32 | minor, inode, name, 0);
+		mapping__init(ps, &m, start, end, offset, (uint64_t)major << 32 | minor, inode, name,
+			      0);
 		process__add_mapping(ps, p, &m);
 	}
 	fclose(f);
@@ -493,7 +507,7 @@ void process_symbols__mmap(struct process_symbols *ps, uint32_t pid, uint64_t st
 	struct process *p = process_find(ps, pid, true);
 	struct mapping m;
 
-	mapping__init(&m, start, start + len, offset, dev, inode, path, time);
+	mapping__init(ps, &m, start, start + len, offset, dev, inode, path, time);
 	process__add_mapping(ps, p, &m);
 }
 
@@ -591,7 +605,7 @@ void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before)
 	ps->last_process = NULL;
 	ps->last_hit.process = NULL;
 	pid_table__remove_if(&ps->processes, exited_before, &before, process__free);
-	forget_unused_paths(ps);
+	forget_unused_files(ps);
 }
 
 /* A mapping's place among a process's: sorted by start, then as learnt. */
@@ -669,7 +683,7 @@ size_t process_symbols__forget_shadowed(struct process_symbols *ps, uint64_t bef
 			removed += process__forget_shadowed(p, before, &p->mapped_since_forget);
 	}
 	if (removed)
-		forget_unused_paths(ps);
+		forget_unused_files(ps);
 	return removed;
 }
 
@@ -737,14 +751,15 @@ static void process__read_perf_map(struct process *p)
 {
 	char path[128], line[4096];
 	struct buf names = BUF_INIT;
-	size_t first = p->perf_map.count;
+	struct process_jit *j = process__jit(p);
+	size_t first = j->perf_map.count;
 	struct stat st;
 
 	process__perf_map_path(p, path, sizeof path);
-	if (stat(path, &st) != 0 || st.st_size <= p->perf_map_offset)
+	if (stat(path, &st) != 0 || st.st_size <= j->perf_map_offset)
 		return;
 	FILE *f = fopen(path, "r");
-	if (!f || fseek(f, p->perf_map_offset, SEEK_SET) != 0) {
+	if (!f || fseek(f, j->perf_map_offset, SEEK_SET) != 0) {
 		if (f)
 			fclose(f);
 		return;
@@ -756,30 +771,30 @@ static void process__read_perf_map(struct process *p)
 		size_t len = strlen(line);
 		if (len == 0 || line[len - 1] != '\n')
 			break;  /* a line being written: next time */
-		p->perf_map_offset += (long)len;
+		j->perf_map_offset += (long)len;
 		if (sscanf(line, "%" SCNx64 " %" SCNx64 " %n", &start, &size, &name_at) < 2 ||
 		    !name_at)
 			continue;
 		char *name = line + name_at;
 		name[strcspn(name, "\n")] = 0;
-		if (dedupe && perf_map__has(&p->perf_map, start, size, name))
+		if (dedupe && perf_map__has(&j->perf_map, start, size, name))
 			continue;
 		/* name holds an offset into names until the names stop moving */
-		symbol_table__add(&p->perf_map, start, size, (const char *)(uintptr_t)names.len,
+		symbol_table__add(&j->perf_map, start, size, (const char *)(uintptr_t)names.len,
 				  STB_GLOBAL);
 		buf__append(&names, name, strlen(name) + 1);
 	}
 	fclose(f);
-	if (p->perf_map.count == first) {
+	if (j->perf_map.count == first) {
 		buf__free(&names);
 		return;
 	}
-	p->perf_map_names = fk_realloc(p->perf_map_names,
-				       (p->perf_map_reads + 1) * sizeof(*p->perf_map_names));
-	p->perf_map_names[p->perf_map_reads++] = names.data;
-	for (size_t i = first; i < p->perf_map.count; i++)
-		p->perf_map.symbols[i].name = names.data + (uintptr_t)p->perf_map.symbols[i].name;
-	symbol_table__sort(&p->perf_map);
+	j->perf_map_names = fk_realloc(j->perf_map_names,
+				       (j->perf_map_reads + 1) * sizeof(*j->perf_map_names));
+	j->perf_map_names[j->perf_map_reads++] = names.data;
+	for (size_t i = first; i < j->perf_map.count; i++)
+		j->perf_map.symbols[i].name = names.data + (uintptr_t)j->perf_map.symbols[i].name;
+	symbol_table__sort(&j->perf_map);
 }
 
 /* How long a JVM may take to start its attach listener and answer. */
@@ -787,8 +802,9 @@ static void process__read_perf_map(struct process *p)
 
 static void process__jvm_refused(struct process *p, const char *why)
 {
-	free(p->jvm_refusal);
-	p->jvm_refusal = fk_strdup(why);
+	struct process_jit *j = process__jit(p);
+	free(j->jvm_refusal);
+	j->jvm_refusal = fk_strdup(why);
 }
 
 /* Goes on with p's ask for its perf map, waiting at most wait_ms; once the
@@ -796,18 +812,19 @@ static void process__jvm_refused(struct process *p, const char *why)
 static void process__step_jvm_ask(struct process *p, int wait_ms)
 {
 	char why[256];
-	enum jvm_ask_state state = jvm_ask__step(p->jvm_ask, wait_ms, why, sizeof why);
+	struct process_jit *j = process__jit(p);
+	enum jvm_ask_state state = jvm_ask__step(j->jvm_ask, wait_ms, why, sizeof why);
 
 	if (state == JVM_ASK_PENDING)
 		return;
-	jvm_ask__free(p->jvm_ask);
-	p->jvm_ask = NULL;
+	jvm_ask__free(j->jvm_ask);
+	j->jvm_ask = NULL;
 	if (state == JVM_ASK_FAILED) {
 		process__jvm_refused(p, why);
 		return;
 	}
-	p->jvm_answered = true;
-	p->perf_map_offset = 0;
+	j->jvm_answered = true;
+	j->perf_map_offset = 0;
 	process__read_perf_map(p);
 }
 
@@ -815,12 +832,13 @@ static void process__step_jvm_ask(struct process *p, int wait_ms)
 static void process__start_jvm_ask(struct process *p)
 {
 	char why[256], alive[32];
+	struct process_jit *j = process__jit(p);
 
 	snprintf(alive, sizeof alive, "/proc/%u", p->pid);
-	if (p->jvm_ask || access(alive, F_OK) != 0)
+	if (j->jvm_ask || access(alive, F_OK) != 0)
 		return;
-	p->jvm_ask = jvm_ask__start(p->pid, JVM_ASK_TIMEOUT_MS, why, sizeof why);
-	if (!p->jvm_ask)
+	j->jvm_ask = jvm_ask__start(p->pid, JVM_ASK_TIMEOUT_MS, why, sizeof why);
+	if (!j->jvm_ask)
 		process__jvm_refused(p, why);
 }
 
@@ -834,17 +852,18 @@ static void process__ask_jvm_on_schedule(struct process *p, uint64_t now)
 {
 	if (!p->jvm || !p->sampled)
 		return;
-	if (p->jvm_ask)
+	struct process_jit *j = process__jit(p);
+	if (j->jvm_ask)
 		process__step_jvm_ask(p, 0);
-	if (!p->jvm_next_ask) {
-		p->jvm_next_ask = now + JVM_FIRST_ASK_NS;
-		p->jvm_interval = 2 * JVM_FIRST_ASK_NS;
+	if (!j->jvm_next_ask) {
+		j->jvm_next_ask = now + JVM_FIRST_ASK_NS;
+		j->jvm_interval = 2 * JVM_FIRST_ASK_NS;
 	}
-	if (now < p->jvm_next_ask)
+	if (now < j->jvm_next_ask)
 		return;
 	process__start_jvm_ask(p);
-	p->jvm_next_ask = now + p->jvm_interval;
-	p->jvm_interval = p->jvm_interval * 2 < JVM_MAX_INTERVAL_NS ? p->jvm_interval * 2
+	j->jvm_next_ask = now + j->jvm_interval;
+	j->jvm_interval = j->jvm_interval * 2 < JVM_MAX_INTERVAL_NS ? j->jvm_interval * 2
 								     : JVM_MAX_INTERVAL_NS;
 }
 
@@ -868,8 +887,8 @@ void process_symbols__jvm_refusals(struct process_symbols *ps,
 {
 	for (size_t i = 0; i < ps->processes.count; i++) {
 		const struct process *p = ps->processes.records[i];
-		if (p->jvm && p->jvm_refusal && !p->jvm_answered)
-			each(p->pid, p->jvm_refusal, arg);
+		if (p->jvm && p->jit && p->jit->jvm_refusal && !p->jit->jvm_answered)
+			each(p->pid, p->jit->jvm_refusal, arg);
 	}
 }
 
@@ -881,9 +900,10 @@ static bool process__may_read_perf_map(struct process *p)
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
 	uint64_t ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-	if (p->perf_map_checked && ns - p->perf_map_checked < 50000000u)
+	struct process_jit *j = process__jit(p);
+	if (j->perf_map_checked && ns - j->perf_map_checked < 50000000u)
 		return false;
-	p->perf_map_checked = ns;
+	j->perf_map_checked = ns;
 	return true;
 }
 
@@ -915,8 +935,11 @@ void process_symbols__forget_names(struct process_symbols *ps)
 			binary__forget_names(ps->binaries[i].binary);
 	if (ps->vdso)
 		binary__forget_names(ps->vdso);
-	for (size_t i = 0; i < ps->processes.count; i++)
-		symbol_table__forget_names(&((struct process *)ps->processes.records[i])->perf_map);
+	for (size_t i = 0; i < ps->processes.count; i++) {
+		const struct process *p = ps->processes.records[i];
+		if (p->jit)
+			symbol_table__forget_names(&p->jit->perf_map);
+	}
 }
 
 static int compare_pointers(const void *a, const void *b)
@@ -1005,17 +1028,18 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 	}
 	/* JIT code is anonymous memory: named by the perf map, if any; a JVM
 	 * is asked for its map at the first such frame without a name */
-	struct symbol *s = symbol_table__find(&p->perf_map, addr);
+	struct process_jit *j = process__jit(p);
+	struct symbol *s = symbol_table__find(&j->perf_map, addr);
 	if (!s && (m || process__may_read_perf_map(p))) {
 		process__read_perf_map(p);
-		s = symbol_table__find(&p->perf_map, addr);
+		s = symbol_table__find(&j->perf_map, addr);
 	}
-	if (!s && m && p->jvm && !p->jvm_asked_while_naming) {
-		p->jvm_asked_while_naming = true;
+	if (!s && m && p->jvm && !j->jvm_asked_while_naming) {
+		j->jvm_asked_while_naming = true;
 		process__start_jvm_ask(p);
-		if (p->jvm_ask)
+		if (j->jvm_ask)
 			process__step_jvm_ask(p, JVM_ASK_TIMEOUT_MS);
-		s = symbol_table__find(&p->perf_map, addr);
+		s = symbol_table__find(&j->perf_map, addr);
 	}
 	if (!s) {
 		out->miss = m ? SYMBOL_NO_JIT_NAME : SYMBOL_NOT_MAPPED;
@@ -1023,8 +1047,8 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 		return;
 	}
 	out->jit = true;
-	out->name = ps->jit_suffix ? symbol_table__annotated(&p->perf_map, s, "_[j]") :
-		symbol_table__name(&p->perf_map, s);
+	out->name = ps->jit_suffix ? symbol_table__annotated(&j->perf_map, s, "_[j]") :
+		symbol_table__name(&j->perf_map, s);
 }
 
 void process_symbols__want(struct process_symbols *ps, uint32_t pid, uint64_t addr,
@@ -1057,7 +1081,7 @@ void process_symbols__see_code(struct process_symbols *ps, uint32_t pid, uint64_
 	struct process *p = process_for(ps, pid);
 	const struct mapping *m = mapping_at(ps, p, addr, time);
 
-	if (m && !m->binary && !symbol_table__find(&p->perf_map, addr))
+	if (m && !m->binary && !symbol_table__find(&process__jit(p)->perf_map, addr))
 		process__read_perf_map(p);
 }
 
