@@ -104,10 +104,13 @@ struct named_address {
 	enum symbol_miss miss;
 };
 
-/* mapping_at()'s last answer in a process's own mappings: the same for any
- * address in [low, high) of that process, while its mappings are as they
- * were (generation), at the same time. A stack's frames are mostly in one
- * binary, and a process maps dozens (a scan from the last learnt). */
+/* One of mapping_at()'s last answers in a process's own mappings: the same
+ * for any address in [low, high) of that process, while its mappings are as
+ * they were (generation), at the same time. A stack's frames are mostly in
+ * a few binaries (the program's, libc's, ...), and a process maps dozens (a
+ * scan from the last learnt): the last MAPPING_HITS are kept. */
+#define MAPPING_HITS 4
+
 struct mapping_hit {
 	const struct process *process;
 	uint64_t generation, time, low, high;
@@ -117,10 +120,14 @@ struct mapping_hit {
 struct process_symbols {
 	struct pid_table processes;  /* of struct process */
 	struct process *last_process;  /* process_for()'s last answer (records never move) */
-	struct mapping_hit last_hit;   /* NULL process: none (the records it names may go) */
+	/* NULL process: none (the records they name may go); the next to
+	 * replace is hits[next_hit] */
+	struct mapping_hit hits[MAPPING_HITS];
+	unsigned next_hit;
 	struct named_address *named;   /* NAME_SLOTS of them, once a lookup made one */
 	size_t named_since_release;  /* binary__name() calls since the pages were given back */
 	uint64_t jvm_turns_seen;     /* when process_symbols__ask_jvms() last went through (ns) */
+	bool jvm_mapped;             /* a process mapped libjvm.so: there are JVMs to ask */
 	struct known_binary *binaries;
 	size_t binary_count, binary_cap;
 	struct index_table binary_index;
@@ -337,7 +344,7 @@ static void process__add_mapping(struct process_symbols *ps, struct process *p,
 	p->generation++;
 	p->mapped_since_forget = true;
 	if (m->file && jvm_attach__is_hotspot(m->file->path))
-		p->jvm = true;
+		p->jvm = ps->jvm_mapped = true;
 	if (p->sampled)
 		mapping__open(ps, p->pid, added);
 }
@@ -469,10 +476,12 @@ static struct process *forked_from(struct process_symbols *ps, const struct proc
 static struct mapping *mapping_at(struct process_symbols *ps, struct process *p, uint64_t addr,
 				  uint64_t time)
 {
-	const struct mapping_hit *hit = &ps->last_hit;
-	if (p && hit->process == p && hit->generation == p->generation && hit->time == time &&
-	    addr >= hit->low && addr < hit->high)
-		return &p->mappings[hit->index];
+	for (unsigned i = 0; p && i < MAPPING_HITS; i++) {
+		const struct mapping_hit *hit = &ps->hits[i];
+		if (hit->process == p && hit->generation == p->generation && hit->time == time &&
+		    addr >= hit->low && addr < hit->high)
+			return &p->mappings[hit->index];
+	}
 	for (unsigned depth = 0; p && depth < FORK_DEPTH; depth++) {
 		uint64_t epoch = process__epoch(p, time);
 		/* where a mapping learnt later begins or ends beside addr */
@@ -485,7 +494,7 @@ static struct mapping *mapping_at(struct process_symbols *ps, struct process *p,
 				if (depth > 0)
 					mapping__open(ps, p->pid, m);
 				else
-					ps->last_hit = (struct mapping_hit){
+					ps->hits[ps->next_hit++ % MAPPING_HITS] = (struct mapping_hit){
 						p, p->generation, time, low > m->start ? low : m->start,
 						high < m->end ? high : m->end, i - 1 };
 				return m;
@@ -603,7 +612,8 @@ void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before)
 {
 	settle_forks(ps, before);
 	ps->last_process = NULL;
-	ps->last_hit.process = NULL;
+	for (unsigned i = 0; i < MAPPING_HITS; i++)
+		ps->hits[i].process = NULL;
 	pid_table__remove_if(&ps->processes, exited_before, &before, process__free);
 	forget_unused_files(ps);
 }
@@ -873,6 +883,8 @@ static void process__ask_jvm_on_schedule(struct process *p, uint64_t now)
 
 void process_symbols__ask_jvms(struct process_symbols *ps)
 {
+	if (!ps->jvm_mapped)
+		return;  /* (a build's thousands of processes: none to go through) */
 	uint64_t now = monotonic_ns();
 	if (now - ps->jvm_turns_seen < JVM_TURNS_EVERY_NS)
 		return;
