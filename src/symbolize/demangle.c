@@ -1,5 +1,8 @@
 #include "demangle.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include <libiberty/demangle.h>
 
 char *demangle(const char *name)
@@ -8,5 +11,9 @@ char *demangle(const char *name)
 	 * it the plain C names, which are most of them */
 	if (name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
 		return NULL;
-	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+	char *shown = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+	/* its buffer doubles as the name grows: a third of it, on average,
+	 * is room never used, and a build's names are kept to the end */
+	char *fit = shown ? realloc(shown, strlen(shown) + 1) : NULL;
+	return fit ? fit : shown;
 }
