@@ -15,27 +15,37 @@
 #include <stdint.h>
 #include <string.h>
 
+static inline uint64_t upper_bound__key(const void *items, size_t index, size_t stride,
+					 size_t key_size)
+{
+	const char *at = (const char *)items + index * stride;
+	if (key_size == sizeof(uint32_t)) {
+		uint32_t narrow;
+		memcpy(&narrow, at, sizeof(narrow));
+		return narrow;
+	}
+	uint64_t k;
+	memcpy(&k, at, sizeof(k));
+	return k;
+}
+
 static inline size_t upper_bound(const void *items, size_t count, size_t stride, size_t key_size,
 				 uint64_t key)
 {
-	size_t lo = 0, hi = count;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *at = (const char *)items + mid * stride;
-		uint64_t k;
-		if (key_size == sizeof(uint32_t)) {
-			uint32_t narrow;
-			memcpy(&narrow, at, sizeof(narrow));
-			k = narrow;
-		} else {
-			memcpy(&k, at, sizeof(k));
-		}
-		if (k <= key)
-			lo = mid + 1;
-		else
-			hi = mid;
+	/* Elements before base are at or below key, those from base + n on
+	 * above it; each step halves n without a branch on the comparison (a
+	 * conditional move: the comparisons of a lookup are as likely one way
+	 * as the other, and a mispredicted branch costs more than the move). */
+	size_t base = 0, n = count;
+	if (count == 0)
+		return 0;
+	while (n > 1) {
+		size_t half = n / 2;
+		base = upper_bound__key(items, base + half, stride, key_size) <= key ? base + half
+										      : base;
+		n -= half;
 	}
-	return lo;
+	return base + (upper_bound__key(items, base, stride, key_size) <= key);
 }
 
 #endif
