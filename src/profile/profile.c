@@ -329,13 +329,15 @@ void profile__add_to_entry(struct profile *p, size_t e, const union profile_valu
 	profile__sum_values(p, p->values + e * p->columns, values);
 }
 
-/* The entry the stack merges into: by hash, or only the last one added. */
-static bool find_entry(struct profile *p, uint64_t hash, uint32_t depth, size_t byte_count,
+/* The entry the stack (in p->encoded) merges into: by hash, or only the
+ * last one added. */
+static bool find_entry(struct profile *p, uint32_t depth, size_t byte_count,
 		       const struct profile_key *key, size_t *slot, size_t *e)
 {
 	switch (p->order) {
 	case PROFILE_MERGE:
-		*slot = index_table__first(&p->entry_index, hash);
+		*slot = index_table__first(&p->entry_index,
+					   stack_hash(p->encoded, byte_count, key));
 		for (uint32_t at; (at = p->entry_index.slots[*slot]) != 0;
 		     *slot = index_table__next(&p->entry_index, *slot))
 			if (entry_is(p, &p->entries[at - 1], depth, byte_count, key)) {
@@ -363,9 +365,8 @@ size_t profile__add(struct profile *p, const frame_id *frames, uint32_t depth,
 	if (depth == 1 && p->frames[frames[0]].name_len == 0)
 		depth = 0;
 	size_t byte_count = encode_frames(p, frames, depth);
-	uint64_t hash = stack_hash(p->encoded, byte_count, key);
 	size_t slot = 0, e;
-	if (!find_entry(p, hash, depth, byte_count, key, &slot, &e)) {
+	if (!find_entry(p, depth, byte_count, key, &slot, &e)) {
 		e = p->entry_count;
 		p->entries = fk_grow(p->entries, &p->entries_cap, e + 1, sizeof(*p->entries));
 		p->values = fk_grow(p->values, &p->values_cap, (e + 1) * p->columns,

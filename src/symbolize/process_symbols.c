@@ -26,8 +26,6 @@
 #define UNKNOWN "[unknown]"          /* no mapping there */
 #define UNKNOWN_JIT "[unknown:jit]"  /* anonymous code without a perf map entry */
 
-/* One executable mapping of a process, from /proc/PID/maps (time 0: it was
- * there before anything was recorded) or from an mmap record (its time). */
 /* A file mapped, one for all its mappings (intern_file()): a build's
  * thousands of processes map the same dozen files. */
 struct mapped_file {
@@ -37,6 +35,8 @@ struct mapped_file {
 	char path[];
 };
 
+/* One executable mapping of a process, from /proc/PID/maps (time 0: it was
+ * there before anything was recorded) or from an mmap record (its time). */
 struct mapping {
 	uint64_t start, end, offset;
 	uint64_t time;
@@ -121,7 +121,7 @@ struct process_symbols {
 	struct pid_table processes;  /* of struct process */
 	struct process *last_process;  /* process_for()'s last answer (records never move) */
 	/* NULL process: none (the records they name may go); the next to
-	 * replace is hits[next_hit] */
+	 * replace is hits[next_hit % MAPPING_HITS] */
 	struct mapping_hit hits[MAPPING_HITS];
 	unsigned next_hit;
 	struct named_address *named;   /* NAME_SLOTS of them, once a lookup made one */
@@ -142,7 +142,6 @@ struct process_symbols {
 	size_t file_count, file_cap;
 	struct index_table file_index;
 };
-
 
 struct process_symbols *process_symbols__new(void)
 {

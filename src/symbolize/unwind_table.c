@@ -488,7 +488,8 @@ int unwind_table_file__open(Elf *elf, const char *cache_dir, struct unwind_table
 	out->count = count;
 	out->blocks = (count + UNWIND_FILE_BLOCK - 1) / UNWIND_FILE_BLOCK;
 	out->block_first = fk_malloc(out->blocks * sizeof(*out->block_first));
-	memset(out->block_first, 0xff, out->blocks * sizeof(*out->block_first));
+	for (size_t k = 0; k < out->blocks; k++)
+		out->block_first[k] = FIRST_UNKNOWN;
 	out->block = SIZE_MAX;
 	return 0;
 }
