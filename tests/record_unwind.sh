@@ -162,6 +162,37 @@ unwind_copied_test() {
 	fi
 }
 
+# Samples the kernel cannot walk wait in two queues for user space (128
+# each): with flamekit held off the CPU for half a second (SIGSTOP, as a
+# loaded machine can), they fill, and the samples after that are walked by
+# frame pointers and counted, not dropped. fk-oddcfa's every stack goes
+# down the copy path (a CFA in rbx).
+unwind_no_room_test() {
+	local id=record/unwind-no-room err=$unwind_dir/no-room.err out=$unwind_dir/no-room.folded
+	local fk waited=0 samples lost walked counted
+	"$BUILD/flamekit" record -v -F 997 -f -o "$out" -- "$unwind_dir/fk-oddcfa" 3 2> "$err" &
+	fk=$!
+	until pgrep -P "$fk" -x fk-oddcfa > /dev/null || (( waited++ > 200 )); do sleep 0.05; done
+	sleep 0.5
+	kill -STOP "$fk"
+	sleep 0.5
+	kill -CONT "$fk"
+	if ! wait "$fk"; then
+		fail "$id" "$(grep -v '^libbpf' "$err" | tail -n 1)"
+		return
+	fi
+	read -r samples lost < <(sed -n 's/^flamekit: \([0-9]*\) samples, .*; \([0-9]*\) lost$/\1 \2/p' "$err")
+	walked=$(sed -n 's/^flamekit: \([0-9]*\) sampled user stacks walked by frame pointers.*/\1/p' "$err")
+	counted=$(awk '{ n += $NF } END { print n + 0 }' "$out")
+	if [[ -z $samples ]] || (( samples < 2000 || lost != 0 || counted != samples )); then
+		fail "$id" "want 2000 samples or more, all counted, none lost: ${samples:-no} samples, $counted counted, ${lost:-?} lost"
+	elif (( ${walked:-0} < 100 )); then
+		fail "$id" "want 100 stacks or more walked by frame pointers while flamekit was stopped: $(grep -E 'frame pointers|unwound in user|by why' "$err" | tr '\n' ' ')"
+	else
+		pass "$id"
+	fi
+}
+
 unwind_every_test() {
 	local id=record/unwind-every dir=$unwind_dir/every
 	rm -rf "$dir"
@@ -191,7 +222,7 @@ unwind_every_test() {
 
 record_unwind_tests() {
 	local id any=
-	for id in record/unwind-{table,nofp,fp,dlopen,forked,short,in-kernel,copied,every,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu} record/symbol-cache; do
+	for id in record/unwind-{table,nofp,fp,dlopen,forked,short,in-kernel,copied,no-room,every,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu} record/symbol-cache; do
 		wanted "$id" && any=1
 	done
 	[[ -n $any ]] || return 0
@@ -208,9 +239,10 @@ record_unwind_tests() {
 	local w=$TOP/tests/workload
 	if ! cc -O2 -fomit-frame-pointer -o "$unwind_dir/fk-nofp" "$w/fk-nofp.c" ||
 		! cc -O2 -fomit-frame-pointer -o "$unwind_dir/fk-varied" "$w/fk-varied.c" ||
+		! cc -O2 -fno-omit-frame-pointer -o "$unwind_dir/fk-oddcfa" "$w/fk-oddcfa.c" ||
 		! cc -O2 -fomit-frame-pointer -o "$unwind_dir/fk-dlopen" "$w/fk-dlopen.c" ||
 		! cc -O2 -fomit-frame-pointer -shared -fPIC -o "$unwind_dir/libfk-late.so" "$w/fk-late.c"; then
-		fail record/unwind-workloads "cannot build tests/workload/fk-nofp.c, fk-varied.c, fk-dlopen.c, fk-late.c"
+		fail record/unwind-workloads "cannot build tests/workload/fk-nofp.c, fk-varied.c, fk-oddcfa.c, fk-dlopen.c, fk-late.c"
 		return 0
 	fi
 	if ! "$BUILD/flamekit" record -f 0.2 > /dev/null 2> "$unwind_dir/probe"; then
@@ -293,6 +325,11 @@ record_unwind_tests() {
 		skip record/unwind-copied "Linux $(uname -r): the kernel's walk needs 6.1"
 	elif wanted record/unwind-copied; then
 		unwind_copied_test
+	fi
+	if wanted record/unwind-no-room && ! uname -r | awk -F. '{ exit !($1 > 6 || ($1 == 6 && $2 >= 1)) }'; then
+		skip record/unwind-no-room "Linux $(uname -r): the kernel's walk needs 6.1"
+	elif wanted record/unwind-no-room; then
+		unwind_no_room_test
 	fi
 
 	# --every: each window's stacks are dropped from the kernel's stack map

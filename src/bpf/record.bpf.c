@@ -510,6 +510,16 @@ static __always_inline int current_wanted(__u32 pid, __u32 tid)
  * loading vmlinux's BTF. */
 struct task_struct;
 
+/* What copy_user_stack() did with a sample's user stack. */
+enum user_stack_copy {
+	USER_STACK_IN_KEY,     /* walked here into the key's user_stack, or there is none (a
+				* kernel thread): the caller counts the key */
+	USER_STACK_SENT,       /* copied for user space, which counts the sample (or lost,
+				* and counted so) */
+	USER_STACK_NO_ROOM,    /* the copy queues were full (user space is behind): the
+				* caller walks it by frame pointers and counts the key */
+};
+
 #ifdef __TARGET_ARCH_x86
 /*
  * Copies the stack from sp up, the rest of sp's page first, then whole
@@ -557,9 +567,10 @@ static __always_inline int read_user_regs(struct pt_regs *regs)
  * Copies the user registers and the user stack from sp upwards (to the
  * stack's end as `stack_ends` knows it, else until a page cannot be read,
  * at most RECORD_USER_STACK_BYTES) into `samples`, with why the kernel did
- * not walk it (fallback, at fallback_pc).
+ * not walk it (fallback, at fallback_pc). USER_STACK_SENT, or with
+ * kernel_unwind USER_STACK_NO_ROOM when its queue is full.
  */
-static __always_inline void send_user_stack(struct record_key *key, __u32 tid, __u64 time,
+static __always_inline enum user_stack_copy send_user_stack(struct record_key *key, __u32 tid, __u64 time,
 					    const struct pt_regs *regs, __u32 fallback,
 					    __u64 fallback_pc)
 {
@@ -568,7 +579,7 @@ static __always_inline void send_user_stack(struct record_key *key, __u32 tid, _
 
 	if (!buffer) {
 		stat_add(RECORD_STAT_STACK_ERRORS);
-		return;
+		return USER_STACK_SENT;
 	}
 	struct record_sample *sample = &buffer->sample;
 	sample->pid = key->pid;
@@ -616,16 +627,21 @@ static __always_inline void send_user_stack(struct record_key *key, __u32 tid, _
 		long pushed = ready == RECORD_COPY_SMALL ?
 			bpf_map_push_elem(&small_copies, buffer, 0) :
 			bpf_map_push_elem(&copies, buffer, 0);
+		if (pushed) {
+			stat_add(RECORD_STAT_COPIES_FULL);
+			return USER_STACK_NO_ROOM;
+		}
 		if (bpf_ringbuf_query(&copies_ready, BPF_RB_AVAIL_DATA) >= COPIES_WAKEUP_BYTES)
 			flags = BPF_RB_FORCE_WAKEUP;
-		if (pushed || bpf_ringbuf_output(&copies_ready, &ready, sizeof(ready), flags))
+		if (bpf_ringbuf_output(&copies_ready, &ready, sizeof(ready), flags))
 			stat_add(RECORD_STAT_SAMPLES_LOST);
-		return;
+		return USER_STACK_SENT;
 	}
 	if (bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= config.samples_wakeup)
 		flags = BPF_RB_FORCE_WAKEUP;
 	if (bpf_ringbuf_output(&samples, sample, sizeof(*sample) + copied, flags))
 		stat_add(RECORD_STAT_SAMPLES_LOST);
+	return USER_STACK_SENT;
 }
 
 #include "unwind.bpf.h"
@@ -633,31 +649,29 @@ static __always_inline void send_user_stack(struct record_key *key, __u32 tid, _
 /*
  * The user stack of a sample with copy_user_stacks: walked here from the
  * tables (kernel_unwind), into key->user_stack, where the walk can; else
- * copied into `samples` for user space to unwind and count. Returns 1 when
- * user space counts the sample (or it was lost, and counted so), 0 when
- * the caller counts key (also when the task has no user stack: a kernel
- * thread).
+ * copied into `samples` for user space to unwind and count (see enum
+ * user_stack_copy).
  */
-static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
+static __always_inline enum user_stack_copy copy_user_stack(struct record_key *key, __u32 tid,
+							    __u64 time)
 {
 	struct pt_regs regs;
 	int got = read_user_regs(&regs);
 
 	if (got < 0) {
 		stat_add(RECORD_STAT_STACK_ERRORS);
-		return 1;
+		return USER_STACK_SENT;
 	}
 	if (got > 0)
-		return 0;  /* no user state: a kernel thread */
+		return USER_STACK_IN_KEY;  /* no user state: a kernel thread */
 	__u32 fallback = RECORD_FALLBACK_NONE;
 	__u64 fallback_pc = 0;
 	if (config.kernel_unwind) {
 		key->user_stack = unwind_user_stack(key->pid, &regs, &fallback, &fallback_pc);
 		if (key->user_stack)
-			return 0;
+			return USER_STACK_IN_KEY;
 	}
-	send_user_stack(key, tid, time, &regs, fallback, fallback_pc);
-	return 1;
+	return send_user_stack(key, tid, time, &regs, fallback, fallback_pc);
 }
 
 #ifdef RECORD_TASK_ACCESS
@@ -681,10 +695,12 @@ static __always_inline __u64 task_user_stack(void *ctx, __u32 pid)
 }
 #endif
 #else
-static __always_inline int copy_user_stack(struct record_key *key, __u32 tid, __u64 time)
+static __always_inline enum user_stack_copy copy_user_stack(struct record_key *key, __u32 tid,
+							    __u64 time)
 {
 	(void)key, (void)tid, (void)time;
-	return 0;  /* x86-64 only so far: user space refuses --unwind=dwarf elsewhere */
+	return USER_STACK_IN_KEY;  /* x86-64 only so far: user space refuses --unwind=dwarf
+				    * elsewhere */
 }
 
 #ifdef RECORD_TASK_ACCESS
@@ -759,8 +775,10 @@ static __always_inline int sample_current(void *ctx, bool sampled)
 	if (config.notify_new_pids && pid != 0)
 		note_new_pid(pid);
 	/* user space counts the samples whose user stack it unwinds */
-	if (!(config.user_stacks && config.copy_user_stacks && copy_user_stack(&key, tid, now))) {
-		if (config.user_stacks && !config.copy_user_stacks)
+	enum user_stack_copy copy = config.user_stacks && config.copy_user_stacks ?
+		copy_user_stack(&key, tid, now) : USER_STACK_IN_KEY;
+	if (copy != USER_STACK_SENT) {
+		if (config.user_stacks && (!config.copy_user_stacks || copy == USER_STACK_NO_ROOM))
 			key.user_stack = store_stack(ctx, BPF_F_USER_STACK);
 		count_key(&key, config.sample_weight ? config.sample_weight : 1);
 	}

@@ -407,6 +407,11 @@ void record__report_unwind(const struct recording_results *r,
 			"walked by frame pointers only (their binaries' tables were not loaded "
 			"yet): cut short where code keeps no frame pointers\n", stats->unwound_fp,
 			stats->unwound_fp + stats->unwound);
+	if (stats->unwound_fp_no_room)
+		fprintf(stderr, "flamekit: %" PRIu64 " sampled user stacks walked by frame pointers "
+			"only (cut short where code keeps none): the kernel could not walk them, "
+			"and flamekit was behind with the copies it unwinds (a busy machine; a "
+			"lower -F helps)\n", stats->unwound_fp_no_room);
 	if (verbose || stats->unwound_deep) {
 		struct kernel_unwind_stats k;
 		kernel_unwind__stats(r->kernel_unwind, &k);

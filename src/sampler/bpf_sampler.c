@@ -53,7 +53,8 @@ static uint32_t samples_ring_bytes(void)
  * queued at once in each queue (record.bpf.c's `copies`, 68 KB each, and
  * `small_copies`, 16 KB, in the kernel's memory): 1 to 2 % of a build's samples, more in bursts while a new
  * program's tables are made, where a ring of 1 MB (about 100 copies) lost
- * none and one of 512 KB some. */
+ * none and one of 512 KB some. A sample that finds its queue full (user
+ * space held off the CPU) is walked by frame pointers instead, and counted. */
 #define QUEUED_COPIES 128
 
 struct bpf_sampler {
@@ -1655,6 +1656,7 @@ int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
 	stats->unwound = sums[RECORD_STAT_UNWOUND];
 	stats->unwound_deep = sums[RECORD_STAT_UNWIND_DEEP];
 	stats->unwound_fp = sums[RECORD_STAT_UNWIND_FP];
+	stats->unwound_fp_no_room = sums[RECORD_STAT_COPIES_FULL];
 	for (int i = 0; i < RECORD_FALLBACKS; i++)
 		stats->fallbacks[i] = sums[RECORD_STAT_FALLBACK + i];
 	return 0;

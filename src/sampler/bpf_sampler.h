@@ -207,6 +207,8 @@ struct bpf_sampler_stats {
 	uint64_t unwound, unwound_deep;
 	uint64_t unwound_fp;          /* off-CPU and waker stacks walked by frame pointers
 				       * instead: the tables could not */
+	uint64_t unwound_fp_no_room;  /* sampled user stacks the tables could not walk,
+				       * walked by frame pointers: the copy queues were full */
 	uint64_t fallbacks[8];
 };
 
