@@ -48,4 +48,28 @@ static inline size_t upper_bound(const void *items, size_t count, size_t stride,
 	return base + (upper_bound__key(items, base, stride, key_size) <= key);
 }
 
+/*
+ * upper_bound() for keys asked in ascending order: from is the answer for
+ * a key at or below this one (0 at first). The search gallops on from
+ * there (1, 2, 4 ... elements ahead), then halves the last step, so that
+ * a run of lookups reads the array from start to end, each part about
+ * once: a mapped file's pages in order, where a search from the middle
+ * each time reads pages all over the file, and the kernel maps 64 KB
+ * around each.
+ */
+static inline size_t upper_bound_from(const void *items, size_t count, size_t stride,
+				      size_t key_size, uint64_t key, size_t from)
+{
+	/* the elements before low are at or below key */
+	size_t low = from < count ? from : count, step = 1;
+	while (low + step - 1 < count &&
+	       upper_bound__key(items, low + step - 1, stride, key_size) <= key) {
+		low += step;
+		step *= 2;
+	}
+	size_t high = low + step - 1 < count ? low + step - 1 : count;
+	return low + upper_bound((const char *)items + low * stride, high - low, stride, key_size,
+				 key);
+}
+
 #endif

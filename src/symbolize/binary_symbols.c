@@ -48,6 +48,7 @@ struct binary {
 	size_t wanted_count, wanted_cap;
 	struct index_table wanted_index;
 	const char **wanted_names;
+	char *wanted_text;       /* copies of those of them read from the mapped symbol file */
 };
 
 /* Drops the wanted addresses and their names. */
@@ -55,9 +56,11 @@ static void binary__unwant(struct binary *b)
 {
 	free(b->wanted);
 	free(b->wanted_names);
+	free(b->wanted_text);
 	index_table__release(&b->wanted_index);
 	b->wanted = NULL;
 	b->wanted_names = NULL;
+	b->wanted_text = NULL;
 	b->wanted_count = b->wanted_cap = 0;
 }
 
@@ -469,9 +472,11 @@ void binary__want(struct binary *b, uint64_t vaddr)
 	index_table__insert(&b->wanted_index, slot, b->wanted_count++, wanted_hash_of, b->wanted);
 }
 
-/* The name of vaddr from the symbols, read or mapped now if they were not. */
+/* The name of vaddr from the symbols, read or mapped now if they were not;
+ * cursor: NULL, or as symbol_file__find_from() takes it (addresses asked in
+ * ascending order). */
 static const char *name_from_symbols(struct binary *b, uint64_t vaddr,
-				     struct debuginfod_fetcher *fetch)
+				     struct debuginfod_fetcher *fetch, size_t *cursor)
 {
 	const struct packed_symbol *s = NULL;
 	if (b->elf) {
@@ -480,7 +485,8 @@ static const char *name_from_symbols(struct binary *b, uint64_t vaddr,
 		b->idle_forgets = 0;
 		binary__load_symbols(b);
 		b->fetch = NULL;
-		s = symbol_file__find(&b->symbols, vaddr);
+		s = cursor ? symbol_file__find_from(&b->symbols, vaddr, cursor) :
+			symbol_file__find(&b->symbols, vaddr);
 	}
 	return s ? symbol_file__name(&b->symbols, s) : binary__unknown_name(b);
 }
@@ -496,6 +502,39 @@ static int compare_addresses(const void *a, const void *b)
  * the names' pages go up with the addresses). */
 #define WANTED_RELEASE_EVERY 256
 
+/*
+ * The wanted names that are the mapped symbol file's own bytes (a name
+ * shown as it is written: C's), copied into b->wanted_text. binary__name()
+ * hands them out in stack order, and the profile reads each the first time
+ * it meets it: read from the file, every such first read would map 64 KB
+ * around it (the kernel's fault-around), all of a big binary's file over a
+ * run's names. (Names made from them, demangled ones, are our memory.)
+ */
+static void copy_mapped_names(struct binary *b)
+{
+	size_t bytes = 0;
+	for (size_t i = 0; i < b->wanted_count; i++)
+		if (symbol_file__maps(&b->symbols, b->wanted_names[i]) &&
+		    (i == 0 || b->wanted_names[i] != b->wanted_names[i - 1]))
+			bytes += strlen(b->wanted_names[i]) + 1;
+	if (bytes == 0)
+		return;
+	b->named_since_release = true;  /* (pages read: given back after) */
+	char *at = b->wanted_text = fk_malloc(bytes);
+	const char *raw = NULL, *copy = NULL;
+	for (size_t i = 0; i < b->wanted_count; i++) {
+		if (!symbol_file__maps(&b->symbols, b->wanted_names[i]))
+			continue;
+		if (b->wanted_names[i] != raw) {  /* (the same symbol's addresses are in a row) */
+			size_t size = strlen(b->wanted_names[i]) + 1;
+			raw = b->wanted_names[i];
+			copy = memcpy(at, raw, size);
+			at += size;
+		}
+		b->wanted_names[i] = copy;
+	}
+}
+
 void binary__name_wanted(struct binary *b, struct debuginfod_fetcher *fetch)
 {
 	if (b->wanted_names || b->wanted_count == 0)
@@ -505,11 +544,13 @@ void binary__name_wanted(struct binary *b, struct debuginfod_fetcher *fetch)
 	b->wanted = fk_realloc(b->wanted, b->wanted_count * sizeof(*b->wanted));
 	b->wanted_cap = b->wanted_count;
 	b->wanted_names = fk_malloc(b->wanted_count * sizeof(*b->wanted_names));
+	size_t cursor = 0;
 	for (size_t i = 0; i < b->wanted_count; i++) {
-		b->wanted_names[i] = name_from_symbols(b, b->wanted[i], fetch);
+		b->wanted_names[i] = name_from_symbols(b, b->wanted[i], fetch, &cursor);
 		if ((i + 1) % WANTED_RELEASE_EVERY == 0)
 			binary__release_pages(b, true);
 	}
+	copy_mapped_names(b);
 	binary__release_pages(b, true);
 }
 
@@ -524,7 +565,7 @@ const char *binary__name(struct binary *b, uint64_t vaddr, struct debuginfod_fet
 			name = b->wanted_names[at - 1];
 	}
 	if (!name)
-		name = name_from_symbols(b, vaddr, fetch);
+		name = name_from_symbols(b, vaddr, fetch, NULL);
 	if (miss)
 		*miss = miss_of(b, name);
 	return name;

@@ -108,14 +108,34 @@ void symbol_file__release(struct symbol_file *f)
 	*f = (struct symbol_file){ 0 };
 }
 
-const struct packed_symbol *symbol_file__find(const struct symbol_file *f, uint64_t addr)
+/* The symbol that may hold addr: the last of the first `below` symbols. */
+static const struct packed_symbol *symbol_below(const struct symbol_file *f, uint64_t addr,
+						size_t below)
 {
-	size_t below = upper_bound(f->symbols, f->count, sizeof(*f->symbols),
-				   sizeof(f->symbols->addr), addr);
 	if (below == 0)
 		return NULL;
 	const struct packed_symbol *s = &f->symbols[below - 1];
 	return symbol__holds(s->addr, s->size, addr) && s->name < f->names_size ? s : NULL;
+}
+
+const struct packed_symbol *symbol_file__find(const struct symbol_file *f, uint64_t addr)
+{
+	return symbol_below(f, addr, upper_bound(f->symbols, f->count, sizeof(*f->symbols),
+						 sizeof(f->symbols->addr), addr));
+}
+
+const struct packed_symbol *symbol_file__find_from(const struct symbol_file *f, uint64_t addr,
+						   size_t *cursor)
+{
+	*cursor = upper_bound_from(f->symbols, f->count, sizeof(*f->symbols),
+				   sizeof(f->symbols->addr), addr, *cursor);
+	return symbol_below(f, addr, *cursor);
+}
+
+bool symbol_file__maps(const struct symbol_file *f, const char *name)
+{
+	return f->mapped && name >= (const char *)f->bytes &&
+	       name < (const char *)f->bytes + f->size;
 }
 
 const char *symbol_file__name(struct symbol_file *f, const struct packed_symbol *s)

@@ -25,6 +25,7 @@
 #ifndef FLAMEKIT_SYMBOLIZE_SYMBOL_FILE_H
 #define FLAMEKIT_SYMBOLIZE_SYMBOL_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,6 +62,14 @@ void symbol_file__release(struct symbol_file *f);
 
 /* The symbol holding addr (a size-0 symbol reaches to the next), or NULL. */
 const struct packed_symbol *symbol_file__find(const struct symbol_file *f, uint64_t addr);
+/* The same, for addresses asked in ascending order: *cursor (0 before the
+ * first) keeps where the last search ended, and the next one reads on from
+ * there (upper_bound_from()). */
+const struct packed_symbol *symbol_file__find_from(const struct symbol_file *f, uint64_t addr,
+						   size_t *cursor);
+/* Whether name points into the mapped file (a raw name given as the name
+ * to show): reading it may fault the file's pages in again. */
+bool symbol_file__maps(const struct symbol_file *f, const char *name);
 /* Its name to show (made_names.h); valid until symbol_file__forget_names(). */
 const char *symbol_file__name(struct symbol_file *f, const struct packed_symbol *s);
 void symbol_file__forget_names(struct symbol_file *f);
