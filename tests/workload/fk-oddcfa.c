@@ -1,15 +1,14 @@
 /* fk-oddcfa: a workload whose user stacks the kernel's walk cannot take,
  * so that every sample of it goes down the copy path to user space:
  *
- *	fk-oddcfa SECONDS          main > through_rbx > leaf_spin
+ *	fk-oddcfa SECONDS          main > through_rbx > leaf_spin, for SECONDS of CPU
  *
  * through_rbx is written by hand and keeps its CFA in rbx, a rule the
- * kernel's tables mark FALLBACK (they follow CFAs in rsp and rbp only);
- * libdwfl in user space follows it. Built with frame pointers
- * (-fno-omit-frame-pointer), so that a frame-pointer walk gets through
- * leaf_spin too. x86-64 only. */
-#include <stdlib.h>
-#include <time.h>
+ * kernel's tables mark FALLBACK (they follow CFAs in rsp and rbp only).
+ * perf's libunwind follows it; libdwfl (elfutils 0.188) stops after it.
+ * Built with frame pointers (-fno-omit-frame-pointer), so that a
+ * frame-pointer walk gets through leaf_spin too. x86-64 only. */
+#include "workload.h"
 
 static volatile unsigned long sink;
 
@@ -42,22 +41,15 @@ __asm__(".text\n"
 	".cfi_endproc\n"
 	".size through_rbx, .-through_rbx\n");
 
-static double since(const struct timespec *start)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
-}
-
 int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 3.0;
-	struct timespec start;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	workload_ready();
 	do {
 		through_rbx();
 		sink += 1;
-	} while (since(&start) < seconds);
+	} while (workload_cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) < seconds);
+	workload_report(RUSAGE_SELF);
 	return 0;
 }
