@@ -29,7 +29,10 @@
 # without cc1's share). Each recording's slowdown is over an unprofiled
 # run of the same builds just before it (this machine's builds drift by
 # several points between minutes; the tools take turns in each rep), the
-# row's the median of the reps'.
+# row's the median of the reps'. bpf_us: the BPF profilers' sampling
+# program's mean run time a sample, which the sampled builds pay in the
+# kernel (kernel.bpf_stats_enabled is on for the builds, then set back):
+# the slowdown's part that the noise does not hide.
 # Each run prints its own row on stderr (the first flamekit run builds its
 # unwind tables, FLAMEKIT_CACHE_DIR is fresh; later ones read them).
 # FIXED_WORK=0 runs the builds only.
@@ -51,7 +54,9 @@ for tool in perf /usr/bin/time bc; do
 	command -v $tool > /dev/null || { echo "bench/unwind.sh: needs $tool" >&2; exit 2; }
 done
 work=$(mktemp -d /var/tmp/flamekit-bench-unwind.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+# kernel.bpf_stats_enabled, turned on for the builds (bpf_us below): set back at the end
+bpf_stats_were=$(sysctl -n kernel.bpf_stats_enabled 2> /dev/null || echo)
+trap 'rm -rf "$work"; [[ -n $bpf_stats_were ]] && sysctl -qw kernel.bpf_stats_enabled="$bpf_stats_were"' EXIT
 cc -O2 -fomit-frame-pointer -o "$work/fk-nofp" "$TOP/tests/workload/fk-nofp.c" || exit 1
 cpus=$(nproc)
 export FLAMEKIT_CACHE_DIR=$work/cache
@@ -158,14 +163,27 @@ builds() { # wall seconds of $BUILDS builds of the copy
 	t1=$(date +%s.%N)
 	echo "$t1 - $t0" | bc -l
 }
+# The mean run time, in microseconds, of the BPF programs named $1 (a
+# BPF profiler's sampling program) over their runs so far: time the sampled
+# tasks pay in the kernel at each sample, the part of the slowdown that is
+# neither the profiler's own CPU nor noise ("-" where it cannot be read:
+# perf's sampling is no BPF program).
+bpf_us() {
+	bpftool prog show 2> /dev/null | awk -v name="$1" '
+		/^[0-9]+:/ { mine = 0; for (i = 1; i < NF; i++) if ($i == "name" && $(i + 1) == name) mine = 1 }
+		mine { for (i = 1; i < NF; i++) { if ($i == "run_time_ns") ns += $(i + 1); if ($i == "run_cnt") n += $(i + 1) } }
+		END { if (n) printf "%.2f", ns / n / 1000; else print "-" }'
+}
 # share of cc1's samples whose user stack is whole: from _start through main
 cc1_whole() {
 	awk '/^cc1;/ { n = $NF; t += n; if ($0 ~ /^cc1;_start;[^ ]*;main;/) g += n }
 		END { if (t) printf "%.1f", 100 * g / t; else print "?" }' "$1"
 }
 echo
-echo "$BUILDS builds of flamekit (make -B -j $cpus), sampled host-wide at $HZ Hz; slowdown over an unprofiled run just before each"
-printf '%-15s %8s %8s %9s %9s %6s\n' tool CPU_s RSS_MB slowdown cc1_whole lost
+echo "$BUILDS builds of flamekit (make -B -j $cpus), sampled host-wide at $HZ Hz; slowdown over an unprofiled run just before each;"
+echo "bpf_us: the sampling program's mean time a sample (kernel.bpf_stats_enabled), which the builds pay"
+command -v bpftool > /dev/null && sysctl -qw kernel.bpf_stats_enabled=1 2> /dev/null
+printf '%-15s %8s %8s %9s %9s %6s %7s\n' tool CPU_s RSS_MB slowdown cc1_whole lost bpf_us
 # flamekit-dwarf: --unwind=dwarf, every stack copied out (the default before the kernel's walk)
 build_tools=(flamekit flamekit-dwarf perf)
 if [[ -n ${LIBBPF_TOOLS_PROFILE:-} && -x ${LIBBPF_TOOLS_PROFILE:-} ]]; then
@@ -196,6 +214,11 @@ for rep in $(seq "$BUILD_REPS"); do
 		profiler=$!
 		sleep 1.5
 		wall=$(builds)
+		case $tool in
+		flamekit*) program_us=$(bpf_us do_sample) ;;
+		libbpf-tools) program_us=$(bpf_us do_perf_event) ;;
+		*) program_us=- ;;
+		esac
 		# to the tool, not to /usr/bin/time, which ignores SIGINT while it waits
 		pkill -INT -P "$profiler"; wait "$profiler" 2> /dev/null
 		# (its last line: a tool stopped by SIGINT makes time say so first)
@@ -216,13 +239,13 @@ for rep in $(seq "$BUILD_REPS"); do
 			rm -f "$prefix.data" ;;
 		libbpf-tools) lost=$(sed -n 's/^WARNING: \([0-9]*\) stack traces could not be displayed.*/\1/p' "$prefix.err" | grep . || echo 0) ;;
 		esac
-		row="$cpu $rss $(echo "$wall / $unprofiled" | bc -l) $(cc1_whole "$prefix.folded") ${lost:-?}"
+		row="$cpu $rss $(echo "$wall / $unprofiled" | bc -l) $(cc1_whole "$prefix.folded") ${lost:-?} $program_us"
 		echo "$row" >> "$work/build-$tool.rows"
 		echo "  $tool run $rep: $row (unprofiled $unprofiled s, profiled $wall s)" >&2
 	done
 done
 for tool in "${tools[@]}"; do
 	col() { awk -v c="$1" '{ print $c }' "$work/build-$tool.rows" | median; }
-	printf '%-15s %8.2f %8.1f %8.3fx %9s %6s\n' "$tool" "$(col 1)" "$(echo "$(col 2) / 1024" | bc -l)" \
-		"$(col 3)" "$(col 4)" "$(col 5)"
+	printf '%-15s %8.2f %8.1f %8.3fx %9s %6s %7s\n' "$tool" "$(col 1)" "$(echo "$(col 2) / 1024" | bc -l)" \
+		"$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)"
 done
