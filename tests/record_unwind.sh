@@ -220,6 +220,16 @@ unwind_every_test() {
 	if [[ -z $problems ]]; then pass "$id"; else fail "$id" "$problems"; fi
 }
 
+# Whether test id is wanted and can run: the kernel's walk needs Linux 6.1
+# (skipped, and said so, on an older kernel).
+wanted_with_kernel_walk() { # id
+	wanted "$1" || return 1
+	if ! uname -r | awk -F. '{ exit !($1 > 6 || ($1 == 6 && $2 >= 1)) }'; then
+		skip "$1" "Linux $(uname -r): the kernel's walk needs 6.1"
+		return 1
+	fi
+}
+
 record_unwind_tests() {
 	local id any=
 	for id in record/unwind-{table,nofp,fp,dlopen,forked,short,in-kernel,copied,no-room,every,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu} record/symbol-cache; do
@@ -295,9 +305,7 @@ record_unwind_tests() {
 	# the walk is the kernel's, not the copy path's, from a process's first
 	# samples on: 40 processes of 50 ms, a fresh cache of tables (-v says
 	# how many user stacks went down the copy path)
-	if wanted record/unwind-in-kernel && ! uname -r | awk -F. '{ exit !($1 > 6 || ($1 == 6 && $2 >= 1)) }'; then
-		skip record/unwind-in-kernel "Linux $(uname -r): the kernel's walk needs 6.1"
-	elif wanted record/unwind-in-kernel; then
+	if wanted_with_kernel_walk record/unwind-in-kernel; then
 		if FLAMEKIT_CACHE_DIR=$unwind_dir/in-kernel-cache "$BUILD/flamekit" record -v -F 997 -f \
 			-o "$unwind_dir/in-kernel.folded" -- sh -c \
 			"for i in \$(seq 40); do '$unwind_dir/fk-short' 0.05; done" 2> "$unwind_dir/in-kernel.err"; then
@@ -321,14 +329,10 @@ record_unwind_tests() {
 	# stacks, and every later one is copied ("the kernel's stack map full"),
 	# then walked with fk-varied's and libc's tables, not libdwfl (-v counts
 	# both), whole
-	if wanted record/unwind-copied && ! uname -r | awk -F. '{ exit !($1 > 6 || ($1 == 6 && $2 >= 1)) }'; then
-		skip record/unwind-copied "Linux $(uname -r): the kernel's walk needs 6.1"
-	elif wanted record/unwind-copied; then
+	if wanted_with_kernel_walk record/unwind-copied; then
 		unwind_copied_test
 	fi
-	if wanted record/unwind-no-room && ! uname -r | awk -F. '{ exit !($1 > 6 || ($1 == 6 && $2 >= 1)) }'; then
-		skip record/unwind-no-room "Linux $(uname -r): the kernel's walk needs 6.1"
-	elif wanted record/unwind-no-room; then
+	if wanted_with_kernel_walk record/unwind-no-room; then
 		unwind_no_room_test
 	fi
 
@@ -338,9 +342,7 @@ record_unwind_tests() {
 	# values --stack-storage-size 2048 makes (4 a key): kept from window to
 	# window they fill it (and go down the copy path, "the kernel's stack
 	# map full" in -v's reasons).
-	if wanted record/unwind-every && ! uname -r | awk -F. '{ exit !($1 > 6 || ($1 == 6 && $2 >= 1)) }'; then
-		skip record/unwind-every "Linux $(uname -r): the kernel's walk needs 6.1"
-	elif wanted record/unwind-every; then
+	if wanted_with_kernel_walk record/unwind-every; then
 		unwind_every_test
 	fi
 

@@ -570,9 +570,9 @@ static __always_inline int read_user_regs(struct pt_regs *regs)
  * not walk it (fallback, at fallback_pc). USER_STACK_SENT, or with
  * kernel_unwind USER_STACK_NO_ROOM when its queue is full.
  */
-static __always_inline enum user_stack_copy send_user_stack(struct record_key *key, __u32 tid, __u64 time,
-					    const struct pt_regs *regs, __u32 fallback,
-					    __u64 fallback_pc)
+static __always_inline enum user_stack_copy send_user_stack(struct record_key *key, __u32 tid,
+							    __u64 time, const struct pt_regs *regs,
+							    __u32 fallback, __u64 fallback_pc)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct record_sample_buffer *buffer = bpf_map_lookup_elem(&sample_buffers, &cpu);
@@ -628,7 +628,7 @@ static __always_inline enum user_stack_copy send_user_stack(struct record_key *k
 			bpf_map_push_elem(&small_copies, buffer, 0) :
 			bpf_map_push_elem(&copies, buffer, 0);
 		if (pushed) {
-			stat_add(RECORD_STAT_COPIES_FULL);
+			stat_add(RECORD_STAT_UNWIND_FP_NO_ROOM);
 			return USER_STACK_NO_ROOM;
 		}
 		if (bpf_ringbuf_query(&copies_ready, BPF_RB_AVAIL_DATA) >= COPIES_WAKEUP_BYTES)

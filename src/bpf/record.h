@@ -176,7 +176,7 @@ enum record_stat {
 	RECORD_STAT_UNWIND_FP,         /* off-CPU and waker stacks the tables could not walk:
 					* walked by frame pointers instead (cut short where
 					* code keeps none) */
-	RECORD_STAT_COPIES_FULL,       /* sampled user stacks the tables could not walk and
+	RECORD_STAT_UNWIND_FP_NO_ROOM, /* sampled user stacks the tables could not walk and
 					* the copy queues had no room for (user space
 					* behind): walked by frame pointers, and counted */
 	RECORD_STAT_FALLBACK,          /* samples sent down the copy path (by reason: below) */

@@ -1656,7 +1656,7 @@ int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
 	stats->unwound = sums[RECORD_STAT_UNWOUND];
 	stats->unwound_deep = sums[RECORD_STAT_UNWIND_DEEP];
 	stats->unwound_fp = sums[RECORD_STAT_UNWIND_FP];
-	stats->unwound_fp_no_room = sums[RECORD_STAT_COPIES_FULL];
+	stats->unwound_fp_no_room = sums[RECORD_STAT_UNWIND_FP_NO_ROOM];
 	for (int i = 0; i < RECORD_FALLBACKS; i++)
 		stats->fallbacks[i] = sums[RECORD_STAT_FALLBACK + i];
 	return 0;

@@ -512,20 +512,24 @@ static int compare_addresses(const void *a, const void *b)
  */
 static void copy_mapped_names(struct binary *b)
 {
+	/* each name once: the same symbol's addresses come in a row */
 	size_t bytes = 0;
+	const char *raw = NULL;
 	for (size_t i = 0; i < b->wanted_count; i++)
-		if (symbol_file__maps(&b->symbols, b->wanted_names[i]) &&
-		    (i == 0 || b->wanted_names[i] != b->wanted_names[i - 1]))
-			bytes += strlen(b->wanted_names[i]) + 1;
+		if (symbol_file__maps(&b->symbols, b->wanted_names[i]) && b->wanted_names[i] != raw) {
+			raw = b->wanted_names[i];
+			bytes += strlen(raw) + 1;
+		}
 	if (bytes == 0)
 		return;
 	b->named_since_release = true;  /* (pages read: given back after) */
 	char *at = b->wanted_text = fk_malloc(bytes);
-	const char *raw = NULL, *copy = NULL;
+	const char *copy = NULL;
+	raw = NULL;
 	for (size_t i = 0; i < b->wanted_count; i++) {
 		if (!symbol_file__maps(&b->symbols, b->wanted_names[i]))
 			continue;
-		if (b->wanted_names[i] != raw) {  /* (the same symbol's addresses are in a row) */
+		if (b->wanted_names[i] != raw) {
 			size_t size = strlen(b->wanted_names[i]) + 1;
 			raw = b->wanted_names[i];
 			copy = memcpy(at, raw, size);
