@@ -455,7 +455,7 @@ symbol_cache_test() {
 	mkdir -p "$d"
 	if ! cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -o "$d/dump" "$TOP/tests/binary_symbols_dump.c" \
 		"$BUILD"/obj/symbolize/{binary_symbols,symbol_table,symbol_file,made_names,debuginfo,demangle}.o \
-		"$BUILD"/obj/lib/{buf,xalloc,error,cache_dir,index_table,pages}.o -ldw -lelf -lxxhash -liberty -ldl 2> "$d/cc.err"; then
+		"$BUILD"/obj/lib/{buf,xalloc,error,cache_dir,index_table,key_directory,pages}.o -ldw -lelf -lxxhash -liberty -ldl 2> "$d/cc.err"; then
 		fail record/symbol-cache "tests/binary_symbols_dump.c does not build: $(head -n 3 "$d/cc.err" | tr '\n' ' ')"
 		return
 	fi

@@ -17,7 +17,7 @@
 #include "../lib/cache_dir.h"
 #include "../lib/index_table.h"
 #include "../lib/pages.h"
-#include "../lib/upper_bound.h"
+#include "../lib/key_directory.h"
 #include "../lib/xalloc.h"
 #include "debuginfo.h"
 #include "symbol_file.h"
@@ -48,6 +48,7 @@ struct binary {
 	size_t wanted_count, wanted_cap;
 	struct index_table wanted_index;
 	const char **wanted_names;
+	struct key_directory wanted_directory;  /* over the sorted wanted */
 	char *wanted_text;       /* copies of those of them read from the mapped symbol file */
 };
 
@@ -58,6 +59,7 @@ static void binary__unwant(struct binary *b)
 	free(b->wanted_names);
 	free(b->wanted_text);
 	index_table__release(&b->wanted_index);
+	key_directory__release(&b->wanted_directory);
 	b->wanted = NULL;
 	b->wanted_names = NULL;
 	b->wanted_text = NULL;
@@ -547,6 +549,8 @@ void binary__name_wanted(struct binary *b, struct debuginfod_fetcher *fetch)
 	qsort(b->wanted, b->wanted_count, sizeof(*b->wanted), compare_addresses);
 	b->wanted = fk_realloc(b->wanted, b->wanted_count * sizeof(*b->wanted));
 	b->wanted_cap = b->wanted_count;
+	key_directory__build(&b->wanted_directory, b->wanted, b->wanted_count, sizeof(*b->wanted),
+			     sizeof(*b->wanted));
 	b->wanted_names = fk_malloc(b->wanted_count * sizeof(*b->wanted_names));
 	size_t cursor = 0;
 	for (size_t i = 0; i < b->wanted_count; i++) {
@@ -563,8 +567,9 @@ const char *binary__name(struct binary *b, uint64_t vaddr, struct debuginfod_fet
 {
 	const char *name = NULL;
 	if (b->wanted_names) {
-		size_t at = upper_bound(b->wanted, b->wanted_count, sizeof(*b->wanted),
-					sizeof(*b->wanted), vaddr);
+		size_t at = key_directory__upper_bound(&b->wanted_directory, b->wanted,
+						       b->wanted_count, sizeof(*b->wanted),
+						       sizeof(*b->wanted), vaddr);
 		if (at && b->wanted[at - 1] == vaddr)
 			name = b->wanted_names[at - 1];
 	}
