@@ -41,7 +41,9 @@ LIB_SRCS := $(filter-out src/main.c src/cli/% src/sampler/% src/interp/% src/pus
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 # record.bpf.o needs no kernel BTF to load; record_task.bpf.o reads task
 # fields through CO-RE (see src/bpf/record.bpf.c).
-BPF_OBJS := $(BUILD)/bpf/record.bpf.o $(BUILD)/bpf/record_task.bpf.o
+# record_lookup.bpf.o reads record's stacks in bulk at the end.
+BPF_OBJS := $(BUILD)/bpf/record.bpf.o $(BUILD)/bpf/record_task.bpf.o \
+	$(BUILD)/bpf/record_lookup.bpf.o
 SKELETONS := $(BPF_OBJS:.bpf.o=.skel.h)
 # Shell completions: one candidate function (completions/candidates.sh) and
 # a shim per shell, joined into the files `make install` puts where bash and
@@ -86,6 +88,11 @@ $(BUILD)/bpf/record_task.bpf.o: src/bpf/record.bpf.c $(wildcard src/bpf/*.h) $(B
 	@$(if $(Q),echo '  BPF     $@')
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DRECORD_TASK_ACCESS -c -o $@ $<
 
+$(BUILD)/bpf/record_lookup.bpf.o: src/bpf/record_lookup.bpf.c src/bpf/record.h $(BUILD)/flags
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo '  BPF     $@')
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@$(if $(Q),echo '  SKEL    $@')
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
@@ -108,7 +115,7 @@ $(BUILD)/gen/%_assets.h: src/writers/%_script.js src/writers/%_style.css
 $(BUILD)/obj/writers/svg.o $(BUILD)/obj/writers/html.o: INCLUDES := -I$(BUILD)/gen
 $(BUILD)/obj/writers/svg.o: $(BUILD)/gen/svg_assets.h
 $(BUILD)/obj/writers/html.o: $(BUILD)/gen/html_assets.h
-$(BUILD)/obj/sampler/bpf_sampler.o: $(SKELETONS)
+$(BUILD)/obj/sampler/bpf_sampler.o $(BUILD)/obj/sampler/stack_fetch.o: $(SKELETONS)
 
 $(BUILD)/flamekit: $(OBJS)
 	@$(if $(Q),echo '  LINK    $@')

@@ -162,6 +162,31 @@ unwind_copied_test() {
 	fi
 }
 
+# The stored stacks read at the end in bulk, many a system call
+# (sampler/stack_fetch.h), where one a call was most of that read's time:
+# fk-varied's thousands of stacks, 34 frames deep (a value's 23, the rest
+# in a second chunk, read one by one), come out whole.
+unwind_bulk_test() {
+	local id=record/stacks-in-bulk err=$unwind_dir/bulk.err read bulk whole chain
+	if ! "$BUILD/flamekit" record -v -F 997 -f -o "$unwind_dir/bulk.folded" \
+		-- "$unwind_dir/fk-varied" 2 2> "$err"; then
+		fail "$id" "$(grep -v '^libbpf' "$err" | tail -n 1)"
+		return
+	fi
+	read -r read bulk < <(sed -n 's/^flamekit: \([0-9]*\) stored stacks read, \([0-9]*\) of them in bulk$/\1 \2/p' "$err")
+	chain=$(printf '(go_left|go_right);path;%.0s' {1..14})
+	whole=$(unwind_share_matching fk-varied \
+		"^fk-varied;_start;__libc_start_main;__libc_start_call_main;main;path;${chain}leaf_spin\$" \
+		"$unwind_dir/bulk.folded" ';leaf_spin$')
+	if [[ -z $bulk ]] || ! awk -v r="$read" -v b="$bulk" 'BEGIN { exit !(b >= 1000 && b >= 0.4 * r) }'; then
+		fail "$id" "want 1000 or more stacks read in bulk, 40% of those read: $(grep -E 'stored stacks' "$err" | tr '\n' ' ')"
+	elif ! awk -v s="$whole" 'BEGIN { exit !(s >= 90) }'; then
+		fail "$id" "leaf_spin's stacks whole in $whole%: $(unwind_user_stacks fk-varied "$unwind_dir/bulk.folded" | sort -nr | head -n 2 | cut -c1-200 | tr '\n' '|')"
+	else
+		pass "$id"
+	fi
+}
+
 # Samples the kernel cannot walk wait in two queues for user space (128
 # each): with flamekit held off the CPU for half a second (SIGSTOP, as a
 # loaded machine can), they fill, and the samples after that are walked by
@@ -232,7 +257,7 @@ wanted_with_kernel_walk() { # id
 
 record_unwind_tests() {
 	local id any=
-	for id in record/unwind-{table,nofp,fp,dlopen,forked,short,in-kernel,copied,no-room,every,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu} record/symbol-cache; do
+	for id in record/unwind-{table,nofp,fp,dlopen,forked,short,in-kernel,copied,no-room,every,deep,perl,python,debuglink,debuglink-stale,minidebuginfo,jit,missing,offcpu} record/symbol-cache record/stacks-in-bulk; do
 		wanted "$id" && any=1
 	done
 	[[ -n $any ]] || return 0
@@ -331,6 +356,9 @@ record_unwind_tests() {
 	# both), whole
 	if wanted_with_kernel_walk record/unwind-copied; then
 		unwind_copied_test
+	fi
+	if wanted_with_kernel_walk record/stacks-in-bulk; then
+		unwind_bulk_test
 	fi
 	if wanted_with_kernel_walk record/unwind-no-room; then
 		unwind_no_room_test

@@ -38,6 +38,16 @@ static inline __u32 record_chunk_frames(__u32 depth)
 #define RECORD_STACK_NONE   0  /* none of this kind: not asked for, or the task had none */
 #define RECORD_STACK_MISSED 1  /* there was one but it could not be read or stored */
 
+/* record_lookup.bpf.c: values of `stacks` read RECORD_FETCH_BATCH at a time
+ * by user space; a hash the map has no value for reads as this depth. */
+#define RECORD_FETCH_BATCH 256
+#define RECORD_FETCH_MISSING 0xffffffffu
+
+struct record_fetch_args {
+	__u32 first;        /* the first of the hashes in fetch_hashes to read */
+	__u32 count;        /* how many: their values go to the same places */
+};
+
 struct record_key {
 	__u32 pid;          /* thread group id, as seen by the initial pid namespace */
 	__u32 tid;          /* thread id when sampling per thread, else 0 */

@@ -103,6 +103,12 @@ int record_once__run(struct record_options *o)
 	profile = sampled_profile__build_with_interp(&naming, r->sampler, r->counts, r->processes,
 						     r->interp, missing);
 	interp_session__report(r->interp, record__add_interp_line, missing);
+	if (o->sampler.verbose) {
+		struct bpf_sampler_fetches f;
+		bpf_sampler__fetches(r->sampler, &f);
+		fprintf(stderr, "flamekit: %" PRIu64 " stored stacks read, %" PRIu64
+			" of them in bulk\n", f.in_bulk + f.one_by_one, f.in_bulk);
+	}
 	/* the kernel's memory, and the names the profile has copied, given
 	 * back before writing */
 	recording__free_sampler(recording);

@@ -23,6 +23,7 @@
 #include "../bpf/record.h"
 #include "record.skel.h"
 #include "record_task.skel.h"
+#include "stack_fetch.h"
 #include "../lib/error.h"
 #include "../lib/index_table.h"
 #include "../lib/pages.h"
@@ -72,6 +73,12 @@ struct bpf_sampler {
 	struct bpf_map *counts, *stacks, *stats, *pids, *tids, *new_pids, *samples;
 	struct bpf_map *sample_buffers, *stack_ends;
 	struct pid_table known_ends;        /* of struct known_end: what stack_ends holds */
+	/* the reads' fetches of many stored stacks at once (opened at the
+	 * first read; NULL where the kernel cannot), and how many values they
+	 * and lookups one by one read */
+	struct stack_fetch *fetch;
+	bool fetch_tried;
+	struct bpf_sampler_fetches fetches;
 	/* record --every (time slices): the depth of each stack read since the
 	 * last forget, which deletes those without reading them again */
 	bool notes_depths;
@@ -939,11 +946,56 @@ static void note_depth(struct bpf_sampler *s, uint64_t hash, uint32_t depth)
 	index_table__insert(&s->depth_index, slot, s->depth_count++, depth_hash_of, s->depths);
 }
 
+/*
+ * The stacks of a group of keys, fetched at once (stack_fetch.h) before
+ * the keys are handed over: each hash's value where the fetch left it.
+ */
+#define FETCHED_SLOTS (2 * STACK_FETCH_BATCH)
+
+struct fetched_stacks {
+	const struct stack_fetch *fetch;
+	uint64_t hashes[STACK_FETCH_BATCH];
+	size_t count;
+	uint16_t slots[FETCHED_SLOTS];  /* an index in hashes + 1; 0: empty */
+};
+
+/* The slot of hash: its own, or the empty one to put it in. */
+static size_t fetched_slot(const struct fetched_stacks *f, uint64_t hash)
+{
+	size_t slot = (size_t)(hash ^ hash >> 29) & (FETCHED_SLOTS - 1);  /* (hashes already) */
+	while (f->slots[slot] && f->hashes[f->slots[slot] - 1] != hash)
+		slot = (slot + 1) & (FETCHED_SLOTS - 1);
+	return slot;
+}
+
+static void fetched_add(struct fetched_stacks *f, uint64_t hash)
+{
+	if (hash <= RECORD_STACK_MISSED)
+		return;
+	size_t slot = fetched_slot(f, hash);
+	if (f->slots[slot])
+		return;
+	f->hashes[f->count++] = hash;
+	f->slots[slot] = (uint16_t)f->count;
+}
+
+/* Whether hash was fetched (f NULL: nothing was), its value then in
+ * *value (NULL: the map had none). */
+static bool fetched_value(const struct fetched_stacks *f, uint64_t hash,
+			  const struct record_stack **value)
+{
+	uint16_t at = f ? f->slots[fetched_slot(f, hash)] : 0;
+
+	if (at)
+		*value = stack_fetch__value(f->fetch, at - 1);
+	return at != 0;
+}
+
 /* The stack whose first value buffer holds (read already) into out: a
  * stack deeper than a value (walked in the kernel) is read on from its
  * chunks, up to frames (buffer holds that many, at least a value's). */
-static void read_on(struct bpf_sampler *s, __u64 hash, struct record_stack *buffer,
-		    size_t frames, struct sampled_stack *out)
+static void read_on(struct bpf_sampler *s, const struct fetched_stacks *fetched, __u64 hash,
+		    struct record_stack *buffer, size_t frames, struct sampled_stack *out)
 {
 	size_t value_size = bpf_map__value_size(s->stacks);
 	size_t chunk = stack_chunk(s);
@@ -962,34 +1014,52 @@ static void read_on(struct bpf_sampler *s, __u64 hash, struct record_stack *buff
 	for (size_t k = 1; k * chunk < depth; k++) {
 		__u64 key = record_mix(hash, k);
 		size_t n = depth - k * chunk < chunk ? depth - k * chunk : chunk;
-		if (bpf_map__lookup_elem(s->stacks, &key, sizeof(key), part, value_size, 0)) {
+		const struct record_stack *value = part;
+		if (!fetched_value(fetched, key, &value)) {
+			s->fetches.one_by_one++;
+			if (bpf_map__lookup_elem(s->stacks, &key, sizeof(key), part, value_size, 0))
+				value = NULL;
+		}
+		if (!value) {
 			out->missed = true;
 			free(part);
 			return;
 		}
-		memcpy(buffer->ips + k * chunk, part->ips, n * sizeof(__u64));
+		memcpy(buffer->ips + k * chunk, value->ips, n * sizeof(__u64));
 	}
 	free(part);
 	out->depth = (uint32_t)depth;
 }
 
-/* Looks a stack up in the stacks map, into buffer, as read_on() says. */
-static void lookup_stack(struct bpf_sampler *s, __u64 hash, struct record_stack *buffer,
-			 size_t frames, struct sampled_stack *out)
+/* Looks a stack up in the stacks map (or among those fetched), into
+ * buffer, as read_on() says. */
+static void lookup_stack(struct bpf_sampler *s, const struct fetched_stacks *fetched, __u64 hash,
+			 struct record_stack *buffer, size_t frames, struct sampled_stack *out)
 {
+	const struct record_stack *value;
+
 	out->ips = (const uint64_t *)buffer->ips;
 	out->depth = 0;
 	out->missed = hash == RECORD_STACK_MISSED;
 	if (hash <= RECORD_STACK_MISSED)
 		return;
-	if (bpf_map__lookup_elem(s->stacks, &hash, sizeof(hash), buffer,
-				 bpf_map__value_size(s->stacks), 0)) {
-		out->missed = true;
-		return;
+	if (fetched_value(fetched, hash, &value)) {
+		if (!value) {
+			out->missed = true;
+			return;
+		}
+		memcpy(buffer, value, bpf_map__value_size(s->stacks));
+	} else {
+		s->fetches.one_by_one++;
+		if (bpf_map__lookup_elem(s->stacks, &hash, sizeof(hash), buffer,
+					 bpf_map__value_size(s->stacks), 0)) {
+			out->missed = true;
+			return;
+		}
 	}
 	if (s->notes_depths)
 		note_depth(s, hash, buffer->depth);
-	read_on(s, hash, buffer, frames, out);
+	read_on(s, fetched, hash, buffer, frames, out);
 }
 
 static int delete_keys(int fd, const void *keys, size_t key_size, size_t count);
@@ -1055,7 +1125,7 @@ void bpf_sampler__kernel_stack(struct bpf_sampler *s, uint64_t hash, uint64_t *i
 {
 	struct record_stack *buffer = fk_calloc(1, sizeof(*buffer));
 
-	lookup_stack(s, hash, buffer, RECORD_MAX_STACK_DEPTH, out);
+	lookup_stack(s, NULL, hash, buffer, RECORD_MAX_STACK_DEPTH, out);
 	memcpy(ips, buffer->ips, out->depth * sizeof(*ips));
 	out->ips = ips;
 	free(buffer);
@@ -1072,16 +1142,17 @@ static struct record_stack *new_user_buffer(void)
 }
 
 /* A key's waker: known when the kernel saw a wakeup (a comm is never empty). */
-static void read_waker(struct bpf_sampler *s, const struct record_key *key,
-		       struct record_stack *user, struct record_stack *kernel,
-		       struct sampled_waker *out)
+static void read_waker(struct bpf_sampler *s, const struct fetched_stacks *fetched,
+		       const struct record_key *key, struct record_stack *user,
+		       struct record_stack *kernel, struct sampled_waker *out)
 {
 	out->known = key->waker_comm[0] != 0;
 	out->pid = key->waker_pid;
 	memcpy(out->comm, key->waker_comm, sizeof(key->waker_comm));
 	out->comm[sizeof(out->comm) - 1] = 0;
-	lookup_stack(s, key->waker_user_stack, user, USER_FRAMES, &out->user);
-	lookup_stack(s, key->waker_kernel_stack, kernel, RECORD_MAX_STACK_DEPTH, &out->kernel);
+	lookup_stack(s, fetched, key->waker_user_stack, user, USER_FRAMES, &out->user);
+	lookup_stack(s, fetched, key->waker_kernel_stack, kernel, RECORD_MAX_STACK_DEPTH,
+		     &out->kernel);
 }
 
 /* Keys read from `counts` per batch call (96 KB of them: a batch's buffer
@@ -1149,9 +1220,63 @@ struct key_reader {
 	struct record_stack *user, *kernel, *waker_user, *waker_kernel, *interp;
 	struct stack_hashes met;    /* BPF_SAMPLER_READ_ADDRESSES_ONCE: stacks handed over */
 	struct index_table met_index;
+	/* where the kernel fetches stacks in bulk: room for a group's, and
+	 * the group's being handed over (NULL: not fetched) */
+	struct fetched_stacks *fetch_room;
+	const struct fetched_stacks *fetched;
 	int (*on_key)(const struct sampled_key *key, void *arg);
 	void *arg;
 };
+
+/*
+ * A group's fetch (stack_fetch.h): the stacks of a group of keys, or the
+ * chunks deep stacks go on in, read at once into r->fetched before they
+ * are handed over. A fetch the kernel refuses stops the fetches: values
+ * are looked up one by one from then on.
+ */
+static struct fetched_stacks *fetch_begin(struct key_reader *r)
+{
+	struct fetched_stacks *f = r->fetch_room;
+
+	r->fetched = NULL;
+	if (f) {
+		memset(f->slots, 0, sizeof(f->slots));
+		f->count = 0;
+	}
+	return f;
+}
+
+/* Chunks a stack of depth frames goes on in (read_on() reads them). */
+static size_t chunks_after_first(const struct key_reader *r, size_t depth)
+{
+	size_t chunk = stack_chunk(r->s);
+	if (depth > USER_FRAMES)
+		depth = USER_FRAMES;
+	return depth > chunk ? (depth - 1) / chunk : 0;
+}
+
+static void fetch_add_chunks(struct fetched_stacks *f, uint64_t hash, size_t chunks)
+{
+	for (size_t k = 1; k <= chunks && f->count < STACK_FETCH_BATCH; k++)
+		fetched_add(f, record_mix(hash, k));
+}
+
+/* Fetches f's places from first on: false when the kernel would not. */
+static bool fetch_run(struct key_reader *r, struct fetched_stacks *f, size_t first)
+{
+	if (f->count > first &&
+	    stack_fetch__run(r->s->fetch, first, f->hashes + first, f->count - first) < 0) {
+		stack_fetch__free(r->s->fetch);
+		r->s->fetch = NULL;
+		r->fetch_room = NULL;
+		r->fetched = NULL;
+		free(f);
+		return false;
+	}
+	r->s->fetches.in_bulk += f->count - first;
+	r->fetched = f;
+	return true;
+}
 
 static int hand_over(struct key_reader *r, const struct record_key *key, __u64 count)
 {
@@ -1171,25 +1296,27 @@ static int hand_over(struct key_reader *r, const struct record_key *key, __u64 c
 	sampled.user.ips = sampled.interp.ips = (const uint64_t *)none.ips;
 	sampled.kernel.ips = sampled.waker.kernel.ips = sampled.waker.user.ips = sampled.user.ips;
 	if (all) {
-		lookup_stack(r->s, key->user_stack, r->user, USER_FRAMES, &sampled.user);
-		lookup_stack(r->s, key->interp_stack, r->interp, RECORD_MAX_STACK_DEPTH,
-			     &sampled.interp);
-		read_waker(r->s, key, r->waker_user, r->waker_kernel, &sampled.waker);
+		lookup_stack(r->s, r->fetched, key->user_stack, r->user, USER_FRAMES,
+			     &sampled.user);
+		lookup_stack(r->s, r->fetched, key->interp_stack, r->interp,
+			     RECORD_MAX_STACK_DEPTH, &sampled.interp);
+		read_waker(r->s, r->fetched, key, r->waker_user, r->waker_kernel, &sampled.waker);
 	} else {
 		/* (a user stack met in another process is named as it comes) */
 		if (!stack_met(&r->met, &r->met_index, key->user_stack))
-			lookup_stack(r->s, key->user_stack, r->user, USER_FRAMES, &sampled.user);
+			lookup_stack(r->s, NULL, key->user_stack, r->user, USER_FRAMES,
+				     &sampled.user);
 		sampled.waker.pid = key->waker_pid;
 		if (!stack_met(&r->met, &r->met_index, key->waker_user_stack))
-			lookup_stack(r->s, key->waker_user_stack, r->waker_user, USER_FRAMES,
+			lookup_stack(r->s, NULL, key->waker_user_stack, r->waker_user, USER_FRAMES,
 				     &sampled.waker.user);
 		if (!stack_met(&r->met, &r->met_index, key->waker_kernel_stack))
-			lookup_stack(r->s, key->waker_kernel_stack, r->waker_kernel,
+			lookup_stack(r->s, NULL, key->waker_kernel_stack, r->waker_kernel,
 				     RECORD_MAX_STACK_DEPTH, &sampled.waker.kernel);
 	}
 	if (all || !stack_met(&r->met, &r->met_index, key->kernel_stack))
-		lookup_stack(r->s, key->kernel_stack, r->kernel, RECORD_MAX_STACK_DEPTH,
-			     &sampled.kernel);
+		lookup_stack(r->s, r->fetched, key->kernel_stack, r->kernel,
+			     RECORD_MAX_STACK_DEPTH, &sampled.kernel);
 	return r->on_key(&sampled, r->arg);
 }
 
@@ -1300,7 +1427,7 @@ static int hand_over_stack(struct key_reader *r, const struct stack_owner *owner
 		out = &sampled.waker.user;
 	}
 	memcpy(buffer, value, bpf_map__value_size(r->s->stacks));
-	read_on(r->s, owner->hash, buffer, frames, out);
+	read_on(r->s, r->fetched, owner->hash, buffer, frames, out);
 	return r->on_key(&sampled, r->arg);
 }
 
@@ -1309,6 +1436,36 @@ struct owned_stacks {
 	const struct stack_owners *owners;
 };
 
+static const struct stack_owner *owner_of(const struct stack_owners *o, uint64_t hash)
+{
+	uint32_t at = o->index.slots[owner_slot(o, hash)];
+	return at ? &o->items[at - 1] : NULL;
+}
+
+/* The chunks the deep stacks of values first, first + 1 ... go on in (of
+ * as many as a fetch has room for) fetched: the end of those. */
+static __u32 fetch_chunks(const struct owned_stacks *o, const void *hashes, const void *values,
+			  __u32 first, __u32 n)
+{
+	struct fetched_stacks *f = fetch_begin(o->r);
+	size_t value_size = bpf_map__value_size(o->r->s->stacks);
+	__u32 end = first;
+
+	if (!f)
+		return n;
+	for (; end < n; end++) {
+		uint64_t hash = ((const __u64 *)hashes)[end];
+		const struct record_stack *value = (const void *)((const char *)values +
+								   end * value_size);
+		/* (a chunk's own header is a frame: only a stack's first value has a depth) */
+		size_t chunks = owner_of(o->owners, hash) ? chunks_after_first(o->r, value->depth) : 0;
+		if (chunks > STACK_FETCH_BATCH - f->count && f->count > 0)
+			break;
+		fetch_add_chunks(f, hash, chunks);
+	}
+	return fetch_run(o->r, f, 0) ? end : n;
+}
+
 /* The stacks of a batch of `stacks` that keys hold, handed over. */
 static int hand_over_owned(const void *hashes, const void *values, __u32 n, void *arg)
 {
@@ -1316,13 +1473,16 @@ static int hand_over_owned(const void *hashes, const void *values, __u32 n, void
 	size_t value_size = bpf_map__value_size(o->r->s->stacks);
 	int result = 0;
 
-	for (__u32 i = 0; i < n && !result; i++) {
-		uint32_t at = o->owners->index.slots[owner_slot(o->owners,
-								 ((const __u64 *)hashes)[i])];
-		if (at)
-			result = hand_over_stack(o->r, &o->owners->items[at - 1],
-						 (const void *)((const char *)values + i * value_size));
+	for (__u32 i = 0; i < n && !result;) {
+		__u32 end = fetch_chunks(o, hashes, values, i, n);
+		for (; i < end && !result; i++) {
+			const struct stack_owner *owner = owner_of(o->owners, ((const __u64 *)hashes)[i]);
+			if (owner)
+				result = hand_over_stack(o->r, owner, (const void *)((const char *)values +
+										 i * value_size));
+		}
 	}
+	o->r->fetched = NULL;
 	return result;
 }
 
@@ -1345,12 +1505,52 @@ static bool read_addresses_in_batches(struct key_reader *r, int *result)
 	return batches;
 }
 
-static int hand_over_keys(const void *keys, const void *counts, __u32 n, void *r)
+/* Stacks a key names: its user, kernel and interpreter stacks, its
+ * waker's two. Their first values fill up to FETCH_FIRST_VALUES of a
+ * fetch's places, the chunks deep ones go on in the rest. */
+#define STACKS_PER_KEY 5
+#define FETCH_FIRST_VALUES (STACK_FETCH_BATCH / 2)
+
+/* BPF_SAMPLER_READ_ALL: the stacks of keys first, first + 1 ... (as many
+ * keys as a fetch has room for) fetched: the end of those keys. */
+static __u32 fetch_group(struct key_reader *r, const struct record_key *keys, __u32 first,
+			 __u32 n)
 {
+	struct fetched_stacks *f = r->what == BPF_SAMPLER_READ_ALL ? fetch_begin(r) : NULL;
+	__u32 end = first;
+
+	if (!f)
+		return n;
+	for (; end < n && f->count + STACKS_PER_KEY <= FETCH_FIRST_VALUES; end++) {
+		fetched_add(f, keys[end].user_stack);
+		fetched_add(f, keys[end].kernel_stack);
+		fetched_add(f, keys[end].interp_stack);
+		fetched_add(f, keys[end].waker_user_stack);
+		fetched_add(f, keys[end].waker_kernel_stack);
+	}
+	size_t firsts = f->count;
+	if (!fetch_run(r, f, 0))
+		return n;
+	for (size_t i = 0; i < firsts; i++) {
+		const struct record_stack *value = stack_fetch__value(r->s->fetch, i);
+		if (value)
+			fetch_add_chunks(f, f->hashes[i], chunks_after_first(r, value->depth));
+	}
+	return fetch_run(r, f, firsts) ? end : n;
+}
+
+static int hand_over_keys(const void *keys, const void *counts, __u32 n, void *arg)
+{
+	struct key_reader *r = arg;
 	int result = 0;
 
-	for (__u32 i = 0; i < n && !result; i++)
-		result = hand_over(r, (const struct record_key *)keys + i, ((const __u64 *)counts)[i]);
+	for (__u32 i = 0; i < n && !result;) {
+		__u32 end = fetch_group(r, keys, i, n);
+		for (; i < end && !result; i++)
+			result = hand_over(r, (const struct record_key *)keys + i,
+					   ((const __u64 *)counts)[i]);
+	}
+	r->fetched = NULL;
 	return result;
 }
 
@@ -1379,8 +1579,17 @@ int bpf_sampler__read(struct bpf_sampler *s, enum bpf_sampler_read what,
 	int result = 0;
 
 	index_table__init(&r.met_index, 1024);
+	if (!s->fetch_tried) {
+		s->fetch_tried = true;
+		s->fetch = stack_fetch__open(bpf_map__fd(s->stacks), bpf_map__value_size(s->stacks));
+	}
+	if (s->fetch) {
+		r.fetch_room = fk_calloc(1, sizeof(*r.fetch_room));
+		r.fetch_room->fetch = s->fetch;
+	}
 	if (what != BPF_SAMPLER_READ_ADDRESSES_ONCE || !read_addresses_in_batches(&r, &result))
 		result = read_keys(&r);
+	free(r.fetch_room);
 	free(r.user);
 	free(r.kernel);
 	free(r.waker_user);
@@ -1662,6 +1871,11 @@ int bpf_sampler__stats(struct bpf_sampler *s, struct bpf_sampler_stats *stats)
 	return 0;
 }
 
+void bpf_sampler__fetches(const struct bpf_sampler *s, struct bpf_sampler_fetches *out)
+{
+	*out = s->fetches;
+}
+
 void bpf_sampler__unmap_rings(struct bpf_sampler *s)
 {
 	ring_buffer__free(s->ring);
@@ -1677,6 +1891,7 @@ void bpf_sampler__free(struct bpf_sampler *s)
 	bpf_sampler__detach(s);
 	bpf_sampler__unmap_rings(s);
 	pid_table__release(&s->known_ends, NULL);
+	stack_fetch__free(s->fetch);
 	free(s->depths);
 	index_table__release(&s->depth_index);
 	record_bpf__destroy(s->plain);

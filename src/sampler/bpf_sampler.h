@@ -250,6 +250,12 @@ enum bpf_sampler_read {
 /* Calls on_key once per counted key; stops and returns its value if not 0. */
 int bpf_sampler__read(struct bpf_sampler *s, enum bpf_sampler_read what,
 		      int (*on_key)(const struct sampled_key *key, void *arg), void *arg);
+/* The stored stacks the reads read: in bulk, many a system call (every
+ * key's read, where the kernel can: stack_fetch.h), or one by one. */
+struct bpf_sampler_fetches {
+	uint64_t in_bulk, one_by_one;
+};
+void bpf_sampler__fetches(const struct bpf_sampler *s, struct bpf_sampler_fetches *out);
 /*
  * record --every, as a window closes. First bpf_sampler__next_generation():
  * every stack stored from then on is stored anew, apart from the ones
