@@ -1,7 +1,7 @@
 /*
  * Values of record's `stacks` map read many at a time (record_lookup.bpf.c),
  * where a lookup a system call each costs 1.4 us, most of it the call:
- * some 50,000 of them at the end of three builds' recording.
+ * some 60,000 of them at the end of three builds' recording.
  *
  *	struct stack_fetch *f = stack_fetch__open(stacks_fd, value_size);
  *	if (f && stack_fetch__run(f, 0, hashes, n) == 0)
