@@ -991,6 +991,21 @@ static bool fetched_value(const struct fetched_stacks *f, uint64_t hash,
 	return at != 0;
 }
 
+/* The value stored under key: where the fetch left it, else looked up into
+ * room (a value's size); NULL where the map has none. */
+static const struct record_stack *stored_value(struct bpf_sampler *s,
+					       const struct fetched_stacks *fetched, __u64 key,
+					       struct record_stack *room)
+{
+	const struct record_stack *value;
+
+	if (fetched_value(fetched, key, &value))
+		return value;
+	s->fetches.one_by_one++;
+	return bpf_map__lookup_elem(s->stacks, &key, sizeof(key), room,
+				    bpf_map__value_size(s->stacks), 0) ? NULL : room;
+}
+
 /* The stack whose first value buffer holds (read already) into out: a
  * stack deeper than a value (walked in the kernel) is read on from its
  * chunks, up to frames (buffer holds that many, at least a value's). */
@@ -1014,12 +1029,7 @@ static void read_on(struct bpf_sampler *s, const struct fetched_stacks *fetched,
 	for (size_t k = 1; k * chunk < depth; k++) {
 		__u64 key = record_mix(hash, k);
 		size_t n = depth - k * chunk < chunk ? depth - k * chunk : chunk;
-		const struct record_stack *value = part;
-		if (!fetched_value(fetched, key, &value)) {
-			s->fetches.one_by_one++;
-			if (bpf_map__lookup_elem(s->stacks, &key, sizeof(key), part, value_size, 0))
-				value = NULL;
-		}
+		const struct record_stack *value = stored_value(s, fetched, key, part);
 		if (!value) {
 			out->missed = true;
 			free(part);
@@ -1036,27 +1046,18 @@ static void read_on(struct bpf_sampler *s, const struct fetched_stacks *fetched,
 static void lookup_stack(struct bpf_sampler *s, const struct fetched_stacks *fetched, __u64 hash,
 			 struct record_stack *buffer, size_t frames, struct sampled_stack *out)
 {
-	const struct record_stack *value;
-
 	out->ips = (const uint64_t *)buffer->ips;
 	out->depth = 0;
 	out->missed = hash == RECORD_STACK_MISSED;
 	if (hash <= RECORD_STACK_MISSED)
 		return;
-	if (fetched_value(fetched, hash, &value)) {
-		if (!value) {
-			out->missed = true;
-			return;
-		}
-		memcpy(buffer, value, bpf_map__value_size(s->stacks));
-	} else {
-		s->fetches.one_by_one++;
-		if (bpf_map__lookup_elem(s->stacks, &hash, sizeof(hash), buffer,
-					 bpf_map__value_size(s->stacks), 0)) {
-			out->missed = true;
-			return;
-		}
+	const struct record_stack *value = stored_value(s, fetched, hash, buffer);
+	if (!value) {
+		out->missed = true;
+		return;
 	}
+	if (value != buffer)
+		memcpy(buffer, value, bpf_map__value_size(s->stacks));
 	if (s->notes_depths)
 		note_depth(s, hash, buffer->depth);
 	read_on(s, fetched, hash, buffer, frames, out);
@@ -1434,6 +1435,7 @@ static int hand_over_stack(struct key_reader *r, const struct stack_owner *owner
 struct owned_stacks {
 	struct key_reader *r;
 	const struct stack_owners *owners;
+	const struct stack_owner **batch_owners;  /* READ_BATCH: a batch's stacks' (NULL: none) */
 };
 
 static const struct stack_owner *owner_of(const struct stack_owners *o, uint64_t hash)
@@ -1454,14 +1456,13 @@ static __u32 fetch_chunks(const struct owned_stacks *o, const void *hashes, cons
 	if (!f)
 		return n;
 	for (; end < n; end++) {
-		uint64_t hash = ((const __u64 *)hashes)[end];
 		const struct record_stack *value = (const void *)((const char *)values +
 								   end * value_size);
 		/* (a chunk's own header is a frame: only a stack's first value has a depth) */
-		size_t chunks = owner_of(o->owners, hash) ? chunks_after_first(o->r, value->depth) : 0;
+		size_t chunks = o->batch_owners[end] ? chunks_after_first(o->r, value->depth) : 0;
 		if (chunks > STACK_FETCH_BATCH - f->count && f->count > 0)
 			break;
-		fetch_add_chunks(f, hash, chunks);
+		fetch_add_chunks(f, ((const __u64 *)hashes)[end], chunks);
 	}
 	return fetch_run(o->r, f, 0) ? end : n;
 }
@@ -1473,14 +1474,15 @@ static int hand_over_owned(const void *hashes, const void *values, __u32 n, void
 	size_t value_size = bpf_map__value_size(o->r->s->stacks);
 	int result = 0;
 
+	for (__u32 i = 0; i < n; i++)
+		o->batch_owners[i] = owner_of(o->owners, ((const __u64 *)hashes)[i]);
 	for (__u32 i = 0; i < n && !result;) {
 		__u32 end = fetch_chunks(o, hashes, values, i, n);
-		for (; i < end && !result; i++) {
-			const struct stack_owner *owner = owner_of(o->owners, ((const __u64 *)hashes)[i]);
-			if (owner)
-				result = hand_over_stack(o->r, owner, (const void *)((const char *)values +
-										 i * value_size));
-		}
+		for (; i < end && !result; i++)
+			if (o->batch_owners[i])
+				result = hand_over_stack(o->r, o->batch_owners[i],
+							 (const void *)((const char *)values +
+									i * value_size));
 	}
 	o->r->fetched = NULL;
 	return result;
@@ -1491,6 +1493,7 @@ static int hand_over_owned(const void *hashes, const void *values, __u32 n, void
 static bool read_addresses_in_batches(struct key_reader *r, int *result)
 {
 	struct stack_owners owners = { 0 };
+	struct owned_stacks owned = { r, &owners, fk_calloc(READ_BATCH, sizeof(*owned.batch_owners)) };
 	bool batches;
 
 	index_table__init(&owners.index, 1024);
@@ -1498,8 +1501,9 @@ static bool read_addresses_in_batches(struct key_reader *r, int *result)
 			add_owners, &owners, &batches);
 	if (batches)
 		*result = read_in_batches(bpf_map__fd(r->s->stacks), sizeof(__u64),
-					  bpf_map__value_size(r->s->stacks), hand_over_owned,
-					  &(struct owned_stacks){ r, &owners }, &batches);
+					  bpf_map__value_size(r->s->stacks), hand_over_owned, &owned,
+					  &batches);
+	free(owned.batch_owners);
 	free(owners.items);
 	index_table__release(&owners.index);
 	return batches;
