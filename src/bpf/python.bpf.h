@@ -242,6 +242,20 @@ __noinline int python_store_rest(__u64 hash)
 			      RECORD_MAX_STACK_DEPTH) : -EINVAL;
 }
 
+/* The hash of the walk's stack, pid's (RECORD_STACK_MISSED: no walk).
+ * A global function, as scratch_stack_hash(). */
+__noinline __u64 python_stack_hash(__u32 pid)
+{
+	__u32 zero = 0;
+	struct python_walk *w = bpf_map_lookup_elem(&python_walks, &zero);
+
+	if (!w)
+		return RECORD_STACK_MISSED;
+	__u32 depth = w->event.stack.depth;
+	return stack_hash(record_mix(record_mix(stack_hash_start(0x7079746830ULL), pid), depth),
+			  w->event.stack.ips, depth);
+}
+
 /*
  * The Python frames of the current thread, stored in `stacks`: their hash,
  * RECORD_STACK_NONE for a process that runs no Python known here or a
@@ -270,14 +284,9 @@ static __always_inline __u64 python_stack(__u32 pid, __u32 tid, __u64 now)
 	struct record_interp_event *event = &w->event;
 
 	__u32 depth = event->stack.depth;
-	__u64 hash = record_mix(record_mix(stack_hash_start(0x7079746830ULL), pid), depth);
-	for (__u32 i = 0; i < RECORD_MAX_STACK_DEPTH; i++) {
-		if (i >= depth)
-			break;
-		hash = record_mix(hash, event->stack.ips[i]);
-	}
-	if (hash <= RECORD_STACK_MISSED)
-		hash += 2;
+	__u64 hash = python_stack_hash(pid);
+	if (hash == RECORD_STACK_MISSED)
+		return hash;
 	if (bpf_map_lookup_elem(&stacks, &hash))
 		return hash;
 	if (store_first(hash, &event->stack, depth > stack_chunk() ? python_store_rest(hash) : 0)) {
