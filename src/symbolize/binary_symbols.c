@@ -39,7 +39,8 @@ struct binary {
 	uint64_t image_low, image_high;  /* the loaded image's own addresses, pages whole */
 	bool symbols_loaded;     /* binary__load_symbols() ran */
 	bool in_memory;          /* elf is our own memory (the vDSO's image), not a file's */
-	bool named_since_release;  /* binary__name() read pages since binary__release_pages() */
+	bool read_since_release;  /* pages read since binary__release_pages(): names
+				   * looked up, or the ELF image handed out */
 	unsigned idle_forgets;   /* binary__forget_names() calls since it last named */
 	struct debuginfod_fetcher *fetch;  /* while the symbols load: where else to look */
 	/* binary__want()'s addresses, each once (wanted_index finds them), and
@@ -129,11 +130,11 @@ void binary__forget_names(struct binary *b)
 		binary__unload_symbols(b);
 }
 
-void binary__release_pages(struct binary *b, bool only_if_named)
+void binary__release_pages(struct binary *b, bool only_if_read)
 {
-	if (only_if_named && !b->named_since_release)
+	if (only_if_read && !b->read_since_release)
 		return;
-	b->named_since_release = false;
+	b->read_since_release = false;
 	if (!b->in_memory)
 		release_elf_pages(b->elf);
 	symbol_file__release_pages(&b->symbols);
@@ -437,7 +438,11 @@ bool binary__is(const struct binary *b, uint64_t dev, uint64_t inode)
 
 bool binary__readable(const struct binary *b) { return b->elf != NULL; }
 int binary__fd(const struct binary *b) { return b->fd; }
-Elf *binary__elf(const struct binary *b) { return b->elf; }
+Elf *binary__elf(struct binary *b)
+{
+	b->read_since_release = true;  /* (its reader reads pages now or later) */
+	return b->elf;
+}
 const char *binary__path(const struct binary *b) { return b->path; }
 
 void binary__image(const struct binary *b, uint64_t *low, uint64_t *high)
@@ -483,7 +488,7 @@ static const char *name_from_symbols(struct binary *b, uint64_t vaddr,
 	const struct packed_symbol *s = NULL;
 	if (b->elf) {
 		b->fetch = fetch;
-		b->named_since_release = true;
+		b->read_since_release = true;
 		b->idle_forgets = 0;
 		binary__load_symbols(b);
 		b->fetch = NULL;
@@ -524,7 +529,7 @@ static void copy_mapped_names(struct binary *b)
 		}
 	if (bytes == 0)
 		return;
-	b->named_since_release = true;  /* (pages read: given back after) */
+	b->read_since_release = true;  /* (pages read: given back after) */
 	char *at = b->wanted_text = fk_malloc(bytes);
 	const char *copy = NULL;
 	raw = NULL;

@@ -49,20 +49,24 @@ bool binary__is(const struct binary *b, uint64_t dev, uint64_t inode);
 /* Whether its ELF image could be read. */
 bool binary__readable(const struct binary *b);
 /* The file descriptor and ELF image (owned by b), the path as named, and
- * the image's own address range, pages whole; for an unwinder. */
+ * the image's own address range, pages whole; for an unwinder. The pages
+ * it reads through the image are given back as a name's are
+ * (binary__release_pages()). */
 int binary__fd(const struct binary *b);
-Elf *binary__elf(const struct binary *b);
+Elf *binary__elf(struct binary *b);
 const char *binary__path(const struct binary *b);
 void binary__image(const struct binary *b, uint64_t *low, uint64_t *high);
 
 /* The address in the image's own layout that a file offset loads to. */
 uint64_t binary__vaddr(const struct binary *b, uint64_t file_offset);
-/* Gives back to the page cache the pages of b's files read so far (only if
- * a name was looked up since the last call: only_if_named): they count in
- * our resident set otherwise, a page for each name looked up, up to the
- * whole of a big program's symbol tables, and libdwfl's reads of its
- * .eh_frame. Names stay valid (a page read again is faulted in again). */
-void binary__release_pages(struct binary *b, bool only_if_named);
+/* Gives back to the page cache the pages of b's files read so far: they
+ * count in our resident set otherwise, a page for each name looked up, up
+ * to the whole of a big program's symbol tables, and libdwfl's reads of
+ * its .eh_frame. Names stay valid (a page read again is faulted in again).
+ * only_if_read: only if a name was looked up, or the ELF image handed out
+ * (binary__elf()), since the last call; an image's reader may read after
+ * that call, so pages read that way wait for a call without it. */
+void binary__release_pages(struct binary *b, bool only_if_read);
 /* Frees the names binary__name() made (symbol_table__forget_names()): the
  * names it gave are not valid after. Its symbols go too once it has named
  * nothing since the last BINARY_IDLE_FORGETS calls (a program not run for

@@ -922,19 +922,14 @@ static bool process__may_read_perf_map(struct process *p)
  * read (each a page, mostly: 2 MB at most resident). */
 #define RELEASE_PAGES_EVERY 512
 
-static void release_pages(struct process_symbols *ps, bool only_if_named)
+void process_symbols__release_pages(struct process_symbols *ps, bool only_read)
 {
 	ps->named_since_release = 0;
 	for (size_t i = 0; i < ps->binary_count; i++)
 		if (ps->binaries[i].binary)
-			binary__release_pages(ps->binaries[i].binary, only_if_named);
+			binary__release_pages(ps->binaries[i].binary, only_read);
 	if (ps->vdso)
-		binary__release_pages(ps->vdso, only_if_named);
-}
-
-void process_symbols__release_pages(struct process_symbols *ps)
-{
-	release_pages(ps, false);
+		binary__release_pages(ps->vdso, only_read);
 }
 
 void process_symbols__forget_names(struct process_symbols *ps)
@@ -1030,7 +1025,7 @@ static void lookup_in(struct process_symbols *ps, struct process *p, const struc
 			*n = (struct named_address){ m->binary, vaddr, NULL, SYMBOL_FOUND };
 			n->name = binary__name(m->binary, vaddr, ps->fetch, &n->miss);
 			if (++ps->named_since_release == RELEASE_PAGES_EVERY)
-				release_pages(ps, true);
+				process_symbols__release_pages(ps, true);
 		}
 		out->name = n->name;
 		out->miss = n->miss;
@@ -1115,7 +1110,7 @@ uint64_t process_symbols__generation(struct process_symbols *ps, uint32_t pid)
 
 static void module_of(const struct mapping *m, struct process_module *out)
 {
-	const struct binary *b = m->binary;
+	struct binary *b = m->binary;
 	uint64_t low, high;
 
 	binary__image(b, &low, &high);

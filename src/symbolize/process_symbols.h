@@ -103,9 +103,10 @@ void process_symbols__exit(struct process_symbols *ps, uint32_t pid, uint64_t ti
  * binaries stay open for the others that map them. */
 void process_symbols__forget_exited(struct process_symbols *ps, uint64_t before);
 /* Gives back the pages of every binary's files that naming and unwinding
- * read (binary__release_pages()): naming does it itself every few hundred
- * names; a long run calls it after each window. */
-void process_symbols__release_pages(struct process_symbols *ps);
+ * read (binary__release_pages(), only_read as only_if_read there): naming
+ * does it itself every few hundred names; a long run calls it after each
+ * window. */
+void process_symbols__release_pages(struct process_symbols *ps, bool only_read);
 /* Frees the names lookups made (demangled, annotated, and those named
  * together): every name looked up so far is invalid after. A long run calls it
  * after each window, whose names the profile has copied: else the names of
