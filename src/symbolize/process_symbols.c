@@ -94,13 +94,16 @@ struct known_binary {
 
 /* Names given by lookups, by binary and address (direct-mapped: a newer
  * address takes an older one's slot): a stack's frames are looked up one
- * by one, and the same functions recur from stack to stack. */
+ * by one, and the same functions recur from stack to stack. Addresses
+ * wanted are kept there too, without a name, so that the same recurring
+ * frames are wanted once (binary__want() finds an address in a table as
+ * big as the binary's wanted: a cache miss for each frame). */
 #define NAME_SLOTS 4096
 
 struct named_address {
 	const struct binary *binary;  /* NULL: an empty slot */
 	uint64_t vaddr;
-	const char *name;
+	const char *name;             /* NULL: wanted, not named yet */
 	enum symbol_miss miss;
 };
 
@@ -1010,17 +1013,23 @@ static uint64_t mapping__vaddr(const struct mapping *m, uint64_t addr)
 	return binary__vaddr(m->binary, addr - m->start + m->offset);
 }
 
+/* The slot of ps->named for vaddr in binary, made the first time. */
+static struct named_address *named_slot(struct process_symbols *ps, const struct binary *binary,
+					uint64_t vaddr)
+{
+	if (!ps->named)
+		ps->named = fk_calloc(NAME_SLOTS, sizeof(*ps->named));
+	return &ps->named[index_table__mix((uintptr_t)binary ^ vaddr) & (NAME_SLOTS - 1)];
+}
+
 static void lookup_in(struct process_symbols *ps, struct process *p, const struct mapping *m,
 		      uint64_t addr, struct symbol_lookup *out)
 {
 	*out = (struct symbol_lookup){ NULL, SYMBOL_FOUND, NULL, false };
 	if (m && m->binary) {
 		uint64_t vaddr = mapping__vaddr(m, addr);
-		if (!ps->named)
-			ps->named = fk_calloc(NAME_SLOTS, sizeof(*ps->named));
-		struct named_address *n = &ps->named[index_table__mix((uintptr_t)m->binary ^ vaddr) &
-						     (NAME_SLOTS - 1)];
-		if (n->binary != m->binary || n->vaddr != vaddr) {
+		struct named_address *n = named_slot(ps, m->binary, vaddr);
+		if (n->binary != m->binary || n->vaddr != vaddr || !n->name) {
 			/* (named already, mostly: process_symbols__name_wanted()) */
 			*n = (struct named_address){ m->binary, vaddr, NULL, SYMBOL_FOUND };
 			n->name = binary__name(m->binary, vaddr, ps->fetch, &n->miss);
@@ -1061,8 +1070,14 @@ void process_symbols__want(struct process_symbols *ps, uint32_t pid, uint64_t ad
 			   uint64_t time)
 {
 	const struct mapping *m = mapping_at(ps, process_for(ps, pid), addr, time);
-	if (m && m->binary)
-		binary__want(m->binary, mapping__vaddr(m, addr));
+	if (!m || !m->binary)
+		return;
+	uint64_t vaddr = mapping__vaddr(m, addr);
+	struct named_address *n = named_slot(ps, m->binary, vaddr);
+	if (n->binary == m->binary && n->vaddr == vaddr)
+		return;  /* wanted, or named, already */
+	*n = (struct named_address){ m->binary, vaddr, NULL, SYMBOL_FOUND };
+	binary__want(m->binary, vaddr);
 }
 
 void process_symbols__name_wanted(struct process_symbols *ps)
