@@ -92,7 +92,7 @@ python_stop() {
 
 record_python_tests() {
 	local id any=
-	for id in record/python-{command,other,pid,host,namespace,unknown,loop,exits,layout,kinds}; do
+	for id in record/python-{command,other,pid,host,namespace,unknown,loop,exits,amid-new-processes,layout,kinds}; do
 		wanted "$id" && any=1
 	done
 	[[ -n $any ]] || return 0
@@ -261,6 +261,25 @@ record_python_tests() {
 			python_verdict record/python-exits "$problems"
 		else
 			fail record/python-exits "flamekit record exited $?: $(tail -n 2 "$python_dir/exits.err" | tr '\n' ' ')"
+		fi
+	fi
+
+	# a Python process started right after a burst of new processes (40
+	# shells, each sampled): the kernel wakes flamekit for a new process at
+	# most once in 50 ms, the others wait for its own turn (0.1 s at most);
+	# the script's frames are still in three quarters of its samples
+	if wanted record/python-amid-new-processes; then
+		if python_record amid -F 997 -f -- sh -c 'for i in $(seq 40); do
+				sh -c "i=0; while [ \$i -lt 2000 ]; do i=\$((i + 1)); done"; done
+				exec "$1" "$2" 0.6' sh "$python" "$python_script"; then
+			local share
+			share=$(awk '{ n = $NF; sub(/ [0-9]+$/, "") } /^(python3[.0-9]*|fk-python|fk-worker);/ {
+				all += n; if (/ \(fk-python\.py\)(;|$)/) named += n }
+				END { printf "%d %d %.0f", named, all, all ? 100 * named / all : 0 }' "$python_dir/amid.folded")
+			python_verdict record/python-amid-new-processes "$(awk '$2 < 100 || $3 < 75 {
+				print "the script'"'"'s frames in " $1 " of its " $2 " samples (" $3 "%), wanted 75% of at least 100" }' <<< "$share")"
+		else
+			fail record/python-amid-new-processes "flamekit record exited $?: $(tail -n 2 "$python_dir/amid.err" | tr '\n' ' ')"
 		fi
 	fi
 }
