@@ -153,22 +153,26 @@ varied_not_whole() { # folded
 		echo "leaf_spin's stacks whole in $whole%: $(unwind_user_stacks fk-varied "$1" | sort -nr | head -n 2 | cut -c1-200 | tr '\n' '|')"
 }
 
+# Records fk-varied for 2 s with record -v and options into
+# $unwind_dir/NAME.folded and NAME.err; fails id (false) if record does.
+varied_record() { # id name options...
+	local id=$1 name=$2
+	shift 2
+	"$BUILD/flamekit" record -v -F 997 -f "$@" -o "$unwind_dir/$name.folded" \
+		-- "$unwind_dir/fk-varied" 2 2> "$unwind_dir/$name.err" && return
+	fail "$id" "$(grep -v '^libbpf' "$unwind_dir/$name.err" | tail -n 1)"
+	return 1
+}
+
 unwind_copied_test() {
-	local id=record/unwind-copied err=$unwind_dir/copied.err unwound tables problem
-	if ! "$BUILD/flamekit" record -v -F 997 -f --stack-storage-size 64 -o "$unwind_dir/copied.folded" \
-		-- "$unwind_dir/fk-varied" 2 2> "$err"; then
-		fail "$id" "$(grep -v '^libbpf' "$err" | tail -n 1)"
-		return
-	fi
+	local id=record/unwind-copied err=$unwind_dir/copied.err unwound tables problem=
+	varied_record "$id" copied --stack-storage-size 64 || return
 	read -r unwound tables < <(sed -n 's/^flamekit: \([0-9]*\) user stacks unwound, \([0-9]*\) with the kernel.s tables.*/\1 \2/p' "$err")
-	problem=$(varied_not_whole "$unwind_dir/copied.folded")
 	if [[ -z $unwound ]] || ! awk -v u="$unwound" -v t="$tables" 'BEGIN { exit !(u >= 1000 && t >= 0.9 * u) }'; then
-		fail "$id" "want 1000 or more copied stacks, 90% of them walked with the tables: $(grep -E 'unwound|by why' "$err" | tr '\n' ' ')"
-	elif [[ -n $problem ]]; then
-		fail "$id" "$problem"
-	else
-		pass "$id"
+		problem="want 1000 or more copied stacks, 90% of them walked with the tables: $(grep -E 'unwound|by why' "$err" | tr '\n' ' ')"
 	fi
+	problem=${problem:-$(varied_not_whole "$unwind_dir/copied.folded")}
+	if [[ -z $problem ]]; then pass "$id"; else fail "$id" "$problem"; fi
 }
 
 # The stored stacks read at the end in bulk, many a system call
@@ -176,21 +180,14 @@ unwind_copied_test() {
 # fk-varied's thousands of stacks, 34 frames deep (a value's 23, the rest
 # in a second value), read in bulk and whole.
 unwind_bulk_test() {
-	local id=record/stacks-in-bulk err=$unwind_dir/bulk.err read bulk problem
-	if ! "$BUILD/flamekit" record -v -F 997 -f -o "$unwind_dir/bulk.folded" \
-		-- "$unwind_dir/fk-varied" 2 2> "$err"; then
-		fail "$id" "$(grep -v '^libbpf' "$err" | tail -n 1)"
-		return
-	fi
+	local id=record/stacks-in-bulk err=$unwind_dir/bulk.err read bulk problem=
+	varied_record "$id" bulk || return
 	read -r read bulk < <(sed -n 's/^flamekit: \([0-9]*\) stored stacks read, \([0-9]*\) of them in bulk$/\1 \2/p' "$err")
-	problem=$(varied_not_whole "$unwind_dir/bulk.folded")
 	if [[ -z $bulk ]] || ! awk -v r="$read" -v b="$bulk" 'BEGIN { exit !(b >= 2000 && b >= 0.9 * r) }'; then
-		fail "$id" "want 2000 or more stacks' values read in bulk, 90% of those read: $(grep -E 'stored stacks' "$err" | tr '\n' ' ')"
-	elif [[ -n $problem ]]; then
-		fail "$id" "$problem"
-	else
-		pass "$id"
+		problem="want 2000 or more stacks' values read in bulk, 90% of those read: $(grep -E 'stored stacks' "$err" | tr '\n' ' ')"
 	fi
+	problem=${problem:-$(varied_not_whole "$unwind_dir/bulk.folded")}
+	if [[ -z $problem ]]; then pass "$id"; else fail "$id" "$problem"; fi
 }
 
 # Samples the kernel cannot walk wait in two queues for user space (128

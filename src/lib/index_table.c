@@ -1,6 +1,7 @@
 #include "index_table.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "xalloc.h"
 
@@ -55,6 +56,12 @@ void index_table__reserve(struct index_table *t, size_t more, index_hash_fn hash
 		size *= 2;
 	if (size != t->size)
 		resize(t, size, hash_of, items);
+}
+
+void index_table__clear(struct index_table *t)
+{
+	memset(t->slots, 0, t->size * sizeof(*t->slots));
+	t->used = 0;
 }
 
 void index_table__rebuild(struct index_table *t, size_t count, index_hash_fn hash_of,

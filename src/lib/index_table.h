@@ -37,6 +37,9 @@ void index_table__insert(struct index_table *t, size_t slot, size_t index,
  * time rehashes every item at each). */
 void index_table__reserve(struct index_table *t, size_t more, index_hash_fn hash_of,
 			  const void *items);
+/* Empties the table, its size kept: for one filled and emptied again and
+ * again (no allocation, no growing back). */
+void index_table__clear(struct index_table *t);
 /* Indexes items 0 .. count - 1 afresh: after the caller has removed some
  * and moved the rest (the table keeps no keys to remove one by). */
 void index_table__rebuild(struct index_table *t, size_t count, index_hash_fn hash_of,

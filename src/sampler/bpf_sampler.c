@@ -946,25 +946,45 @@ static void note_depth(struct bpf_sampler *s, uint64_t hash, uint32_t depth)
 	index_table__insert(&s->depth_index, slot, s->depth_count++, depth_hash_of, s->depths);
 }
 
+/* index_table's hash of item index of an array of stack hashes. */
+static uint64_t mixed_hash_of(const void *items, size_t index)
+{
+	return index_table__mix(((const uint64_t *)items)[index]);
+}
+
 /*
  * The stacks of a group of keys, fetched at once (stack_fetch.h) before
  * the keys are handed over: each hash's value where the fetch left it.
  */
-#define FETCHED_SLOTS (2 * STACK_FETCH_BATCH)
-
 struct fetched_stacks {
 	const struct stack_fetch *fetch;
 	uint64_t hashes[STACK_FETCH_BATCH];
 	size_t count;
-	uint16_t slots[FETCHED_SLOTS];  /* an index in hashes + 1; 0: empty */
+	struct index_table index;  /* over hashes: room for all, never grown */
 };
+
+static struct fetched_stacks *fetched_stacks__new(const struct stack_fetch *fetch)
+{
+	struct fetched_stacks *f = fk_calloc(1, sizeof(*f));
+	f->fetch = fetch;
+	index_table__init(&f->index, 2 * STACK_FETCH_BATCH);
+	return f;
+}
+
+static void fetched_stacks__free(struct fetched_stacks *f)
+{
+	if (f)
+		index_table__release(&f->index);
+	free(f);
+}
 
 /* The slot of hash: its own, or the empty one to put it in. */
 static size_t fetched_slot(const struct fetched_stacks *f, uint64_t hash)
 {
-	size_t slot = (size_t)(hash ^ hash >> 29) & (FETCHED_SLOTS - 1);  /* (hashes already) */
-	while (f->slots[slot] && f->hashes[f->slots[slot] - 1] != hash)
-		slot = (slot + 1) & (FETCHED_SLOTS - 1);
+	size_t slot = index_table__first(&f->index, index_table__mix(hash));
+	for (uint32_t at; (at = f->index.slots[slot]) != 0; slot = index_table__next(&f->index, slot))
+		if (f->hashes[at - 1] == hash)
+			break;
 	return slot;
 }
 
@@ -973,10 +993,10 @@ static void fetched_add(struct fetched_stacks *f, uint64_t hash)
 	if (hash <= RECORD_STACK_MISSED)
 		return;
 	size_t slot = fetched_slot(f, hash);
-	if (f->slots[slot])
+	if (f->index.slots[slot])
 		return;
-	f->hashes[f->count++] = hash;
-	f->slots[slot] = (uint16_t)f->count;
+	f->hashes[f->count] = hash;
+	index_table__insert(&f->index, slot, f->count++, mixed_hash_of, f->hashes);
 }
 
 /* Whether hash was fetched (f NULL: nothing was), its value then in
@@ -984,7 +1004,7 @@ static void fetched_add(struct fetched_stacks *f, uint64_t hash)
 static bool fetched_value(const struct fetched_stacks *f, uint64_t hash,
 			  const struct record_stack **value)
 {
-	uint16_t at = f ? f->slots[fetched_slot(f, hash)] : 0;
+	uint32_t at = f ? f->index.slots[fetched_slot(f, hash)] : 0;
 
 	if (at)
 		*value = stack_fetch__value(f->fetch, at - 1);
@@ -1160,11 +1180,6 @@ static void read_waker(struct bpf_sampler *s, const struct fetched_stacks *fetch
  * is in the resident set at the run's end, its peak). */
 #define READ_BATCH 1024
 
-static uint64_t met_hash(const void *items, size_t index)
-{
-	return index_table__mix(((const uint64_t *)items)[index]);
-}
-
 /*
  * Reads a hash map READ_BATCH entries a call, handing each batch to
  * each() (0: go on): each()'s value, or 0 once all are read; false in
@@ -1211,7 +1226,7 @@ static bool stack_met(struct stack_hashes *met, struct index_table *index, uint6
 		if (met->hashes[at - 1] == hash)
 			return true;
 	stack_hashes__add(met, hash);
-	index_table__insert(index, slot, met->count - 1, met_hash, met->hashes);
+	index_table__insert(index, slot, met->count - 1, mixed_hash_of, met->hashes);
 	return false;
 }
 
@@ -1241,7 +1256,7 @@ static struct fetched_stacks *fetch_begin(struct key_reader *r)
 
 	r->fetched = NULL;
 	if (f) {
-		memset(f->slots, 0, sizeof(f->slots));
+		index_table__clear(&f->index);
 		f->count = 0;
 	}
 	return f;
@@ -1271,7 +1286,7 @@ static bool fetch_run(struct key_reader *r, struct fetched_stacks *f, size_t fir
 		r->s->fetch = NULL;
 		r->fetch_room = NULL;
 		r->fetched = NULL;
-		free(f);
+		fetched_stacks__free(f);
 		return false;
 	}
 	r->s->fetches.in_bulk += f->count - first;
@@ -1587,13 +1602,11 @@ int bpf_sampler__read(struct bpf_sampler *s, enum bpf_sampler_read what,
 		s->fetch_tried = true;
 		s->fetch = stack_fetch__open(bpf_map__fd(s->stacks), bpf_map__value_size(s->stacks));
 	}
-	if (s->fetch) {
-		r.fetch_room = fk_calloc(1, sizeof(*r.fetch_room));
-		r.fetch_room->fetch = s->fetch;
-	}
+	if (s->fetch)
+		r.fetch_room = fetched_stacks__new(s->fetch);
 	if (what != BPF_SAMPLER_READ_ADDRESSES_ONCE || !read_addresses_in_batches(&r, &result))
 		result = read_keys(&r);
-	free(r.fetch_room);
+	fetched_stacks__free(r.fetch_room);
 	free(r.user);
 	free(r.kernel);
 	free(r.waker_user);
